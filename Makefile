@@ -1,0 +1,49 @@
+# Heart to Heart: `make run` serves the app, `make test` runs every test. Both set themselves up.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# CI runs the suite a second time on the scaled set-up this machine provides.
+PG_URL ?= postgres://postgres@127.0.0.1:5432/h2h
+REDIS_URL ?= redis://127.0.0.1:6379/0
+
+.PHONY: run test test-sqlite test-scaled lint chromium bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py compilemessages --ignore=.venv >/dev/null
+	$(VENV)/bin/daphne --bind $(HOST) --port $(PORT) --websocket_max_message_size 4096 h2h_site.asgi:application
+
+# Debian's Chromium for the browser tests (Playwright cannot download its own browser here).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "chromium is missing: browser tests will be skipped (install Debian's chromium)"; fi; }
+
+test: $(STAMP) chromium
+	$(PY) manage.py compilemessages --ignore=.venv >/dev/null
+	$(MAKE) --no-print-directory test-sqlite
+	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-scaled; fi
+
+test-sqlite:
+	$(PY) -m pytest -q
+
+# The web, realtime and reliability tests again on PostgreSQL + Redis.
+test-scaled:
+	H2H_DATABASE_URL=$(PG_URL) H2H_REDIS_URL=$(REDIS_URL) $(PY) -m pytest -q tests/web -m "not e2e"
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+clean:
+	rm -rf $(VENV) staticfiles

@@ -1,0 +1,113 @@
+"""Persistence: a game is its deal code plus its action log; everything else is derived.
+
+Only game/services.py writes these rows, so no path forgets a check or a broadcast.
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class Profile(models.Model):
+    """The public face of an account: the name shown on leaderboards and in races."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    display_name = models.CharField(max_length=30, unique=True)
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class DailyDeal(models.Model):
+    """The deal everyone plays on one day, certified winnable by the solver."""
+
+    date = models.DateField(unique=True)
+    code = models.CharField(max_length=16, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date"]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.code}"
+
+
+class Game(models.Model):
+    """One player's game of one deal code."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        WON = "won", "won"
+        RESIGNED = "resigned", "resigned"  # ended by its player: resign, or a new game over it
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    code = models.CharField(max_length=16, db_index=True)
+    daily = models.ForeignKey(DailyDeal, null=True, blank=True, on_delete=models.PROTECT)
+    ranked = models.BooleanField(default=False)  # the player's first game of a daily deal
+    status = models.CharField(max_length=10, choices=Status, default=Status.OPEN)
+    started_at = models.DateTimeField()  # when the deal was first shown to the player
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # The highest client seq whose action is stored: a resent seq is applied once.
+    last_seq = models.BigIntegerField(default=0)
+    # How many actions the log holds; the next action's index.
+    action_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "status"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "daily"],
+                condition=models.Q(ranked=True),
+                name="one_ranked_game_per_player_and_daily_deal",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} by {self.player} ({self.status})"
+
+
+class Action(models.Model):
+    """One entry of a game's log, in order: a tap target, "undo", or a settings change.
+
+    `action` holds exactly what `game.engine.replay` takes: an int 1-25 as text, "stock",
+    "waste", "undo", "help-on" or "help-off".
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    index = models.PositiveIntegerField()
+    action = models.CharField(max_length=10)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="one_action_per_log_index")
+        ]
+
+
+class Result(models.Model):
+    """A completed game as the server's own replay saw it; never written from client input."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="result")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    code = models.CharField(max_length=16, db_index=True)
+    daily = models.ForeignKey(DailyDeal, null=True, blank=True, on_delete=models.PROTECT)
+    ranked = models.BooleanField(default=False)
+    won = models.BooleanField()
+    score = models.PositiveSmallIntegerField()
+    moves = models.PositiveIntegerField()
+    undos = models.PositiveIntegerField()
+    placement_help = models.BooleanField()  # placement help was on for some move
+    duration_ms = models.PositiveBigIntegerField()
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-score", "duration_ms", "moves", "finished_at"]
+        indexes = [
+            models.Index(fields=["daily", "ranked", "-score", "duration_ms", "moves"]),
+            models.Index(fields=["code", "-score", "duration_ms", "moves"]),
+        ]
+
+    @property
+    def clean(self) -> bool:
+        """A clean run: no undo and no placement help."""
+        return self.undos == 0 and not self.placement_help
