@@ -24,7 +24,9 @@ def env_list(name: str, default: str) -> list[str]:
 
 
 DEBUG = env_flag("H2H_DEBUG", True)
-SECRET_KEY = os.environ.get("H2H_SECRET_KEY", "dev-only-insecure-secret-key-change-me-in-production")
+SECRET_KEY = os.environ.get(
+    "H2H_SECRET_KEY", "dev-only-insecure-secret-key-change-me-in-production"
+)
 ALLOWED_HOSTS = env_list("H2H_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("H2H_CSRF_TRUSTED_ORIGINS", "")
 
@@ -56,6 +58,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "h2h_site.security.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "h2h_site.urls"
@@ -152,6 +155,9 @@ STORAGES = {
         )
     },
 }
+
+# How many server processes share this deployment: the in-memory channel layer cannot span them.
+WORKERS = int(os.environ.get("H2H_WORKERS", "1"))
 
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -1,0 +1,69 @@
+"""Deployment checks of our own, run by `manage.py check --deploy` beside Django's."""
+
+from django.conf import settings
+from django.core.checks import Error, Tags, register
+
+MIN_DEAL_KEY_LENGTH = 32
+
+
+@register(Tags.security, deploy=True)
+def check_allowed_hosts_are_named(app_configs, **kwargs):
+    """`*` accepts every Host and, with Channels' origin validator, every Origin."""
+    if "*" in settings.ALLOWED_HOSTS:
+        return [
+            Error(
+                "ALLOWED_HOSTS contains '*'.",
+                hint="Name the site's hosts in H2H_ALLOWED_HOSTS.",
+                id="h2h.E001",
+            )
+        ]
+    return []
+
+
+@register(Tags.security, deploy=True)
+def check_deal_key_is_private(app_configs, **kwargs):
+    """With the public default or a short key, anyone can deal the site's codes offline."""
+    from game.engine import DEFAULT_DEAL_KEY
+
+    key = settings.DEAL_KEY
+    if key == DEFAULT_DEAL_KEY or len(key) < MIN_DEAL_KEY_LENGTH:
+        return [
+            Error(
+                "H2H_DEAL_KEY is the public default or shorter than "
+                f"{MIN_DEAL_KEY_LENGTH} characters.",
+                hint="Set a long random H2H_DEAL_KEY and never change it: it decides every deal.",
+                id="h2h.E002",
+            )
+        ]
+    return []
+
+
+@register(deploy=True)
+def check_channel_layer_spans_workers(app_configs, **kwargs):
+    """The in-memory layer lives in one process: other processes never see its groups."""
+    backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    if settings.WORKERS > 1 and backend.endswith("InMemoryChannelLayer"):
+        return [
+            Error(
+                "The in-memory channel layer cannot serve several workers.",
+                hint="Set H2H_REDIS_URL when H2H_WORKERS > 1.",
+                id="h2h.E003",
+            )
+        ]
+    return []
+
+
+@register(Tags.database, deploy=True)
+def check_connections_are_not_kept(app_configs, **kwargs):
+    """Under ASGI each sync call may run in another thread; kept connections leak there."""
+    errors = []
+    for alias, database in settings.DATABASES.items():
+        if database.get("CONN_MAX_AGE", 0) != 0:
+            errors.append(
+                Error(
+                    f"DATABASES[{alias!r}]['CONN_MAX_AGE'] is not 0.",
+                    hint="Keep CONN_MAX_AGE = 0 under ASGI.",
+                    id="h2h.E004",
+                )
+            )
+    return errors
