@@ -52,8 +52,17 @@ class Game(models.Model):
     action_count = models.PositiveIntegerField(default=0)
 
     class Meta:
-        indexes = [models.Index(fields=["player", "status"])]
+        indexes = [
+            models.Index(fields=["player", "status"]),
+            models.Index(fields=["player", "code", "-started_at"]),
+        ]
         constraints = [
+            # One open game per player and code makes "resume or start" race-safe.
+            models.UniqueConstraint(
+                fields=["player", "code"],
+                condition=models.Q(status="open"),
+                name="one_open_game_per_player_and_code",
+            ),
             models.UniqueConstraint(
                 fields=["player", "daily"],
                 condition=models.Q(ranked=True),
