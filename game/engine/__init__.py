@@ -1,0 +1,57 @@
+"""Heart to Heart's rules as a pure Python package: no Django, no I/O, immutable values.
+
+A game is a deal code plus its actions; `replay` rebuilds any state from them.
+
+>>> state = new_game("HH1-N-AAAAAAM")
+>>> state, event = tap(state, 25)
+>>> event, state.selected
+(<Event.SELECTED: 'selected'>, 25)
+>>> public_view(state)["selected"]
+25
+"""
+
+from .codes import DEFAULT_DEAL_KEY, deal_for_code, format_code, parse_code, random_code
+from .errors import EngineError, ParseError, RuleError
+from .replay import parse_action, replay
+from .solver import solve
+from .state import (
+    MISMATCH_CODE,
+    MISMATCH_REASON,
+    UNDO_LIMIT,
+    Event,
+    State,
+    new_game,
+    parse_target,
+    set_placement_help,
+    tap,
+    undo,
+)
+from .view import free_positions, hints, possible_pairs, public_view
+
+__all__ = [
+    "DEFAULT_DEAL_KEY",
+    "MISMATCH_CODE",
+    "MISMATCH_REASON",
+    "UNDO_LIMIT",
+    "EngineError",
+    "Event",
+    "ParseError",
+    "RuleError",
+    "State",
+    "deal_for_code",
+    "format_code",
+    "free_positions",
+    "hints",
+    "new_game",
+    "parse_action",
+    "parse_code",
+    "parse_target",
+    "possible_pairs",
+    "public_view",
+    "random_code",
+    "replay",
+    "set_placement_help",
+    "solve",
+    "tap",
+    "undo",
+]
