@@ -18,7 +18,7 @@ line up); `..` marks a removed card and a `*` after a label a free one.
      J  10   9   8
        7   6   5
          4   3
-          2*
+           2*
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def draw_heart(state: State) -> str:
     lines = [[" "] * 26 for _ in ROWS]
     for p in POSITIONS:
         rank = state.rank_at(p)
-        text = ".." if rank is None else label(rank) + ("*" if state.free >> p & 1 else "")
+        text = ".." if rank is None else label(rank).rjust(2) + ("*" if state.free >> p & 1 else "")
         column = 2 * X2_OF[p]
-        lines[ROW_OF[p] - 1][column : column + len(text)] = list(text.rjust(2))
+        lines[ROW_OF[p] - 1][column : column + len(text)] = list(text)
     return "\n".join("".join(line).rstrip() for line in lines)
