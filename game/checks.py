@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.core.checks import Error, Tags, register
 
+from game.engine import DEFAULT_DEAL_KEY
+
 MIN_DEAL_KEY_LENGTH = 32
 
 
@@ -23,8 +25,6 @@ def check_allowed_hosts_are_named(app_configs, **kwargs):
 @register(Tags.security, deploy=True)
 def check_deal_key_is_private(app_configs, **kwargs):
     """With the public default or a short key, anyone can deal the site's codes offline."""
-    from game.engine import DEFAULT_DEAL_KEY
-
     key = settings.DEAL_KEY
     if key == DEFAULT_DEAL_KEY or len(key) < MIN_DEAL_KEY_LENGTH:
         return [

@@ -10,6 +10,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
 from game.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from game.engine import DEFAULT_DEAL_KEY
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -32,7 +34,7 @@ CSRF_TRUSTED_ORIGINS = env_list("H2H_CSRF_TRUSTED_ORIGINS", "")
 
 # The deal key makes a deployment's deals its own: codes cannot be dealt offline from the
 # open source, and tomorrow's daily code cannot be predicted. The default is public.
-DEAL_KEY = os.environ.get("H2H_DEAL_KEY", "heart-to-heart-public-development-deal-key")
+DEAL_KEY = os.environ.get("H2H_DEAL_KEY", DEFAULT_DEAL_KEY)
 DAILY_TZ = os.environ.get("H2H_DAILY_TZ", "UTC")
 
 INSTALLED_APPS = [
@@ -145,6 +147,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Without collectstatic (development, tests) whitenoise serves straight from the finders.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
