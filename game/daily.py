@@ -1,0 +1,55 @@
+"""The daily deal: one certified-winnable code per day, derived from the date and the deal key.
+
+Candidate n of a day is HMAC-SHA-256(key = the deal key, message = "h2h-daily:<YYYY-MM-DD>:<n>"
+in ASCII); its first 8 bytes, big-endian, modulo 26**7 are the seed of the code HH1-D-<seed>
+(letters big-endian, A = 0). The first candidate, from n = 0, that the solver wins is the day's
+code (docs/protocol.md, "The daily deal"). Without the key nobody can know a day's code early.
+"""
+
+import datetime
+import hashlib
+import hmac
+from collections.abc import Iterator
+from itertools import count
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+
+from game import engine
+from game.models import DailyDeal
+
+SEED_SPACE = 26**7  # seven letters A-Z
+
+
+def daily_today() -> datetime.date:
+    """Today's date on the daily deal's calendar (settings.DAILY_TZ)."""
+    return datetime.datetime.now(ZoneInfo(settings.DAILY_TZ)).date()
+
+
+def daily_candidates(day: datetime.date, *, key: str) -> Iterator[str]:
+    """The day's candidate codes, in the order they are tried.
+
+    >>> next(daily_candidates(datetime.date(2025, 1, 1), key="k"))
+    'HH1-D-BJTZXHL'
+    """
+    for n in count():
+        message = f"h2h-daily:{day.isoformat()}:{n}".encode("ascii")
+        digest = hmac.digest(key.encode("utf-8"), message, hashlib.sha256)
+        yield engine.format_code("D", int.from_bytes(digest[:8], "big") % SEED_SPACE)
+
+
+def daily_code(day: datetime.date, *, key: str | None = None) -> str:
+    """The day's code: its first candidate that the solver certifies winnable."""
+    key = settings.DEAL_KEY if key is None else key
+    return next(code for code in daily_candidates(day, key=key) if engine.solve(code, key=key))
+
+
+def daily_deal(day: datetime.date | None = None) -> DailyDeal:
+    """The stored DailyDeal of `day` (default today), derived and stored on first use."""
+    day = daily_today() if day is None else day
+    deal = DailyDeal.objects.filter(date=day).first()
+    if deal is not None:
+        return deal
+    # Solve outside any transaction; two first requests racing derive the same code.
+    deal, _ = DailyDeal.objects.get_or_create(date=day, defaults={"code": daily_code(day)})
+    return deal

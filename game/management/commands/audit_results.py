@@ -1,0 +1,53 @@
+"""Replay every completed game's log and check its stored result against the replay."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from game.models import Game, Result
+from game.services.log import game_replay
+from game.services.results import duration_ms
+
+
+class Command(BaseCommand):
+    help = "Replay each result's action log and report any result that disagrees with it."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--code", help="audit only the results of this canonical code")
+
+    def handle(self, *args, code=None, **options):
+        results = Result.objects.select_related("game").order_by("pk")
+        if code:
+            results = results.filter(code=code)
+        audited = wrong = 0
+        for result in results.iterator(chunk_size=500):
+            audited += 1
+            for problem in audit(result):
+                wrong += 1
+                self.stderr.write(f"result {result.pk} (game {result.game_id}): {problem}")
+        self.stdout.write(f"{audited} results audited, {wrong} disagreements")
+        if wrong:
+            raise CommandError("some results disagree with their replayed logs")
+
+
+def audit(result: Result) -> list[str]:
+    """What disagrees between a result and its game's replayed log (empty if nothing)."""
+    game = result.game
+    state = game_replay(game=game)
+    expected = {
+        "won": state.won,
+        "score": state.score,
+        "moves": state.moves,
+        "undos": state.undos,
+        "placement_help": state.help_used,
+        "code": game.code,
+        "ranked": game.ranked,
+        "duration_ms": duration_ms(game.started_at, game.finished_at),
+    }
+    problems = [
+        f"{field} is {getattr(result, field)!r}, the replay says {value!r}"
+        for field, value in expected.items()
+        if getattr(result, field) != value
+    ]
+    status = Game.Status.WON if state.won else Game.Status.RESIGNED
+    if game.status != status:
+        problems.append(f"game status is {game.status!r}, the replay says {status!r}")
+    return problems

@@ -1,0 +1,38 @@
+"""Use cases of the game (HackSoft style: keyword-only `<entity>_<action>`, one transaction each).
+
+Consumers and views call only these; nothing else writes a Game, Action or Result row.
+"""
+
+from game.services.broadcast import game_group
+from game.services.errors import GameError
+from game.services.games import (
+    game_daily_open,
+    game_open,
+    game_resume,
+    game_snapshot,
+)
+from game.services.moves import (
+    Reply,
+    game_new,
+    game_resign,
+    game_set_help,
+    game_tap,
+    game_undo,
+)
+from game.services.results import result_rank
+
+__all__ = [
+    "GameError",
+    "Reply",
+    "game_daily_open",
+    "game_group",
+    "game_new",
+    "game_open",
+    "game_resign",
+    "game_resume",
+    "game_set_help",
+    "game_snapshot",
+    "game_tap",
+    "game_undo",
+    "result_rank",
+]

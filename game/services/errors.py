@@ -1,0 +1,40 @@
+"""The one error type of the use cases: a stable code the client can act on, and its text.
+
+Consumers turn it into an error frame and views into a page, each in one place; the text is
+translated when it is read, so it speaks the language active at that moment.
+"""
+
+from django.utils.translation import gettext_lazy as _
+
+MESSAGES = {
+    "bad_json": _("The message is not valid JSON."),
+    "bad_frame": _("The message must be a JSON object with a type and a seq."),
+    "binary": _("Binary messages are not accepted: send JSON text."),
+    "too_large": _("The message is longer than 1 KiB."),
+    "unknown_type": _("Unknown message type: use tap, undo, resign or settings."),
+    "bad_seq": _("seq must be a whole number from 1 to 2^53."),
+    "duplicate_seq": _("This seq was already used: the action is not applied again."),
+    "bad_target": _("The target must be a position 1-25, “stock” or “waste”."),
+    "bad_setting": _("placement_help must be true or false."),
+    "bad_code": _("This is not a deal code"),
+    "game_over": _("This game is over."),
+    "cannot_undo": _("There is nothing to undo."),
+    "not_your_game": _("This game belongs to another player."),
+    "login_required": _("Log in to play."),
+    "rate_limited": _("Too many messages: slow down."),
+}
+
+
+class GameError(Exception):
+    """Input that is malformed or not allowed now; `code` is one of MESSAGES' keys."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(code, detail)
+        self.code = code
+        self.detail = detail
+
+    @property
+    def message(self) -> str:
+        """The human text in the active language, with the engine's detail when there is one."""
+        text = str(MESSAGES[self.code])
+        return f"{text}: {self.detail}" if self.detail else text

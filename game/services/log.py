@@ -1,0 +1,37 @@
+"""A game's action log: the only truth about its board, replayed through the engine."""
+
+from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
+
+from game import engine
+from game.models import Action, Game
+from game.services.errors import GameError
+
+
+def code_parse(*, code: object) -> str:
+    """The canonical code, or GameError("bad_code") naming what is wrong."""
+    try:
+        return engine.parse_code(code)
+    except engine.ParseError as error:
+        raise GameError("bad_code", str(error)) from error
+
+
+def game_replay(*, game: Game) -> engine.State:
+    """The game's state now: its stored log replayed under this deployment's deal key."""
+    actions = game.actions.order_by("index").values_list("action", flat=True)
+    return engine.replay(game.code, list(actions), key=settings.DEAL_KEY)
+
+
+def game_log_append(*, game: Game, actions: list, seq: int | None) -> datetime:
+    """Store actions at the end of the log and remember the seq that carried them."""
+    now = timezone.now()
+    Action.objects.bulk_create(
+        Action(game=game, index=game.action_count + i, action=str(action), at=now)
+        for i, action in enumerate(actions)
+    )
+    game.action_count += len(actions)
+    game.last_seq = seq if seq is not None else game.last_seq
+    game.save(update_fields=["action_count", "last_seq"])
+    return now

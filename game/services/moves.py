@@ -1,0 +1,130 @@
+"""Actions on an open game, each in one transaction: check, ask the engine, store, publish.
+
+Lock the game, check it is the player's and open and the seq is new, replay the log, apply,
+append the move(s), write the result on a win, and broadcast after commit. Selections live
+in the socket's memory and write nothing.
+"""
+
+from typing import NamedTuple
+
+from django.db import transaction
+
+from game import engine
+from game.models import Game
+from game.services.broadcast import game_publish
+from game.services.errors import GameError
+from game.services.games import game_snapshot
+from game.services.log import game_log_append, game_replay
+from game.services.results import result_create
+
+
+class Reply(NamedTuple):
+    """What an action did: the state (with the socket's selection), the event, and the game's
+    snapshot info when something was stored (else None)."""
+
+    state: engine.State
+    event: str
+    game: dict | None
+
+    @property
+    def view(self) -> dict:
+        """The public view of the state, as the acting socket shows it."""
+        return engine.public_view(self.state)
+
+
+def game_tap(*, player, game_id: int, seq: int, target, selected=None, origin: str = "") -> Reply:
+    """Tap a target; a pair is stored as two actions (the selected target, then `target`)."""
+    target = _target(target)
+    with transaction.atomic():
+        game, base = _game_for_action(player=player, game_id=game_id, seq=seq)
+        before = _reselect(base, selected)
+        state, event = engine.tap(before, target)
+        if not event.is_move:
+            return Reply(state, event, None)
+        actions = [before.selected, target] if event == engine.Event.PAIR else [target]
+        return _stored(game, state, event, actions, seq, origin)
+
+
+def game_undo(*, player, game_id: int, seq: int, origin: str = "") -> Reply:
+    """Take back the last move; GameError("cannot_undo") if there is none."""
+    with transaction.atomic():
+        game, base = _game_for_action(player=player, game_id=game_id, seq=seq)
+        try:
+            state = engine.undo(base)
+        except engine.RuleError as error:
+            raise GameError("cannot_undo") from error
+        return _stored(game, state, "undo", ["undo"], seq, origin)
+
+
+def game_resign(*, player, game_id: int, seq: int | None = None, origin: str = "") -> Reply:
+    """End the game as resigned; its result is what the log shows now."""
+    with transaction.atomic():
+        game, state = _game_for_action(player=player, game_id=game_id, seq=seq)
+        at = game_log_append(game=game, actions=[], seq=seq)
+        result_create(game=game, state=state, status=Game.Status.RESIGNED, at=at)
+        return _published(game, state, "resign", origin)
+
+
+def game_set_help(*, player, game_id: int, seq: int, on, selected=None, origin: str = "") -> Reply:
+    """Turn placement help on or off; stored only when it changes the game's state."""
+    if not isinstance(on, bool):
+        raise GameError("bad_setting")
+    with transaction.atomic():
+        game, base = _game_for_action(player=player, game_id=game_id, seq=seq)
+        if base.placement_help == on:
+            return Reply(_reselect(base, selected), "settings", None)
+        state = engine.set_placement_help(base, on)
+        action = "help-on" if on else "help-off"
+        reply = _stored(game, state, "settings", [action], seq, origin)
+        return reply._replace(state=_reselect(state, selected))
+
+
+def game_new(*, player, ending_game_id: int | None = None) -> str:
+    """A fresh random code; first ends the player's unfinished game `ending_game_id`, if any."""
+    if ending_game_id is not None:
+        try:
+            game_resign(player=player, game_id=ending_game_id)
+        except GameError as error:
+            if error.code != "game_over":
+                raise
+    return engine.random_code()
+
+
+def _target(target):
+    try:
+        return engine.parse_target(target)
+    except engine.ParseError as error:
+        raise GameError("bad_target", str(error)) from error
+
+
+def _game_for_action(*, player, game_id: int, seq: int | None) -> tuple[Game, engine.State]:
+    # The lock serialises a player's tabs: each action replays the log the previous one wrote.
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.player_id != player.pk:
+        raise GameError("not_your_game")
+    if seq is not None and seq <= game.last_seq:
+        raise GameError("duplicate_seq")
+    if game.status != Game.Status.OPEN:
+        raise GameError("game_over")
+    return game, game_replay(game=game)
+
+
+def _reselect(state: engine.State, selected) -> engine.State:
+    """Re-apply the socket's in-memory selection; dropped if that card is no longer free."""
+    if selected is None or state.selected is not None:
+        return state
+    again, event = engine.tap(state, selected)
+    return again if event == engine.Event.SELECTED else state
+
+
+def _stored(game: Game, state, event, actions: list, seq: int, origin: str) -> Reply:
+    at = game_log_append(game=game, actions=actions, seq=seq)
+    if state.won:
+        result_create(game=game, state=state, status=Game.Status.WON, at=at)
+    return _published(game, state, event, origin)
+
+
+def _published(game: Game, state, event, origin: str) -> Reply:
+    snapshot = game_snapshot(game=game, state=state)
+    game_publish(game_id=game.pk, event=event, snapshot=snapshot, origin=origin)
+    return Reply(state, event, snapshot["game"])

@@ -1,0 +1,81 @@
+"""Results: written by the server from its own replay, ranked by the one shared order."""
+
+from datetime import datetime, timedelta
+from functools import reduce
+from operator import or_
+
+from django.db.models import Q, QuerySet
+
+from game import engine
+from game.models import Game, Result
+from game.ranking import RANK_ORDER
+
+
+def result_create(*, game: Game, state: engine.State, status: str, at: datetime) -> Result:
+    """Complete the game at `at` and record what the replay says; nothing comes from a client."""
+    game.status = status
+    game.finished_at = at
+    game.save(update_fields=["status", "finished_at"])
+    return Result.objects.create(
+        game=game,
+        player_id=game.player_id,
+        code=game.code,
+        daily_id=game.daily_id,
+        ranked=game.ranked,
+        won=state.won,
+        score=state.score,
+        moves=state.moves,
+        undos=state.undos,
+        placement_help=state.help_used,
+        duration_ms=duration_ms(game.started_at, at),
+        finished_at=at,
+    )
+
+
+def duration_ms(started_at: datetime, finished_at: datetime) -> int:
+    """A game's time on the server clock: from the deal's first showing to the final move."""
+    return max(0, (finished_at - started_at) // timedelta(milliseconds=1))
+
+
+def result_board(*, result: Result) -> tuple[str, QuerySet[Result]]:
+    """The leaderboard a result belongs to: its day's for a ranked daily, else its code's."""
+    if result.ranked:
+        return "daily", Result.objects.filter(daily_id=result.daily_id, ranked=True)
+    return "deal", Result.objects.filter(code=result.code)
+
+
+def result_rank(*, result: Result) -> dict:
+    """{"rank", "of", "board"}: the result's place on its leaderboard (1 is best)."""
+    board, results = result_board(result=result)
+    ahead = results.filter(_ahead_of(result)).count()
+    return {"rank": ahead + 1, "of": results.count(), "board": board}
+
+
+def _ahead_of(result: Result) -> Q:
+    """Results that RANK_ORDER puts before this one: equal on each earlier key, better on one."""
+    better, equal = [], Q()
+    for key in RANK_ORDER:
+        field = key.removeprefix("-")
+        lookup = "gt" if key.startswith("-") else "lt"
+        value = getattr(result, field)
+        better.append(equal & Q(**{f"{field}__{lookup}": value}))
+        equal &= Q(**{field: value})
+    return reduce(or_, better)
+
+
+def result_summary(*, game: Game) -> dict | None:
+    """What the end-of-game window shows, or None while the game is open."""
+    result = Result.objects.filter(game=game).first()
+    if result is None:
+        return None
+    return {
+        "won": result.won,
+        "score": result.score,
+        "moves": result.moves,
+        "undos": result.undos,
+        "placement_help": result.placement_help,
+        "clean": result.clean,
+        "duration_ms": result.duration_ms,
+        "finished_at": result.finished_at.isoformat(),
+        **result_rank(result=result),
+    }

@@ -1,0 +1,103 @@
+"""Fixtures for the site's tests: players, their session cookies, winnable codes, sockets."""
+
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from game import engine
+from game.models import Game, Profile
+
+ORIGIN = b"http://testserver"
+
+
+@pytest.fixture
+def make_player(settings):
+    """A factory of players: an account with a public display name."""
+    # Password hashing is built to be slow; these tests are not about it.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+    def make(name: str):
+        user = get_user_model().objects.create_user(username=name, password=f"{name}-pw-4213")
+        Profile.objects.create(user=user, display_name=name.title())
+        return user
+
+    return make
+
+
+@pytest.fixture
+def player(make_player):
+    return make_player("ann")
+
+
+@pytest.fixture
+def rival(make_player):
+    return make_player("bea")
+
+
+def session_cookie(user, language: str = "en") -> str:
+    """The Cookie header of a browser logged in as `user` and speaking `language`."""
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return f"{settings.SESSION_COOKIE_NAME}={session}; {settings.LANGUAGE_COOKIE_NAME}={language}"
+
+
+@pytest.fixture
+def player_cookie(player):
+    return session_cookie(player)
+
+
+@pytest.fixture
+def rival_cookie(rival):
+    return session_cookie(rival)
+
+
+def winnable_codes():
+    """Normal codes the solver wins under this deployment's key, in seed order."""
+    for seed in range(10_000):
+        code = engine.format_code("N", seed)
+        plan = engine.solve(code, key=settings.DEAL_KEY)
+        if plan:
+            yield code, plan
+
+
+@pytest.fixture
+def winnable():
+    """(code, plan): a winnable code and a plan of actions that wins it."""
+    return next(winnable_codes())
+
+
+def stock_order(code: str) -> tuple[int, ...]:
+    """The stock of a code's deal, top first: what no player may ever read."""
+    return engine.deal_for_code(code, key=settings.DEAL_KEY)[25:51]
+
+
+def reveals_stock(text: str, code: str, run: int = 8) -> bool:
+    """True if `run` consecutive stock ranks appear as consecutive numbers anywhere in `text`."""
+    numbers = tuple(int(n) for n in re.findall(r"\d+", text))
+    stock = stock_order(code)
+    windows = {stock[i : i + run] for i in range(len(stock) - run + 1)}
+    return any(numbers[i : i + run] in windows for i in range(len(numbers) - run + 1))
+
+
+async def open_socket(app, code: str, cookie: str | None = None, *, origin: bytes = ORIGIN):
+    """A connected communicator on /ws/play/<code>/ (connected or not: check .connected)."""
+    headers = [(b"origin", origin)]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    communicator = WebsocketCommunicator(app, f"/ws/play/{code}/", headers=headers)
+    communicator.connected, _ = await communicator.connect()
+    return communicator
+
+
+@database_sync_to_async
+def game_log(game_id: int) -> tuple[int, int, list[str]]:
+    """(last_seq, action_count, actions) of a game, to show that something changed nothing."""
+    game = Game.objects.get(pk=game_id)
+    actions = list(game.actions.order_by("index").values_list("action", flat=True))
+    return game.last_seq, game.action_count, actions
