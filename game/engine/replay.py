@@ -27,12 +27,11 @@ def parse_action(value: object) -> Action:
     >>> parse_action("12"), parse_action("undo")
     (12, 'undo')
     """
-    if type(value) is bool:
+    # Exact types only: True == 1 and 3.0 == 3 would otherwise find entries in the table.
+    action = _ACTIONS.get(value) if type(value) is int or type(value) is str else None
+    if action is None:
         raise ParseError(f"not an action: {value!r}")
-    try:
-        return _ACTIONS[value]
-    except (KeyError, TypeError):
-        raise ParseError(f"not an action: {value!r}") from None
+    return action
 
 
 def replay(
@@ -50,10 +49,8 @@ def replay(
     state = new_game(code, key=key)
     actions_map = _ACTIONS
     for index, value in enumerate(actions):
-        try:
-            action = actions_map[value] if type(value) is not bool else None
-        except (KeyError, TypeError):
-            action = None
+        kind = type(value)
+        action = actions_map.get(value) if kind is int or kind is str else None
         if action is None:
             raise ParseError(f"action {index}: not an action: {value!r}")
         state = _apply(state, action)

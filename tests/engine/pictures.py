@@ -29,3 +29,27 @@ STUCK = """
           4
 """
 STUCK_DEAL = deal_from_picture(STUCK, waste=1)
+
+
+def play(state, *targets):
+    """Tap each target in turn; the final state and the events, in order."""
+    from game.engine import tap
+
+    events = []
+    for target in targets:
+        state, event = tap(state, target)
+        events.append(event)
+    return state, events
+
+# Once the tip pairs with the 4 second in the stock, 23 (K) and 24 (Q) are free, and every
+# other K and Q lies in the heart under them: no pair can form any more.
+STUCK_AFTER_A_PAIR = """
+   K   Q       J  10
+ 9   8   7   6   5   3
+   3   2   A   K   Q
+     J  10   9   8
+       K   Q   5
+         K   Q
+          4
+"""
+STUCK_AFTER_A_PAIR_DEAL = deal_from_picture(STUCK_AFTER_A_PAIR, waste=1, stock=(8, 4))

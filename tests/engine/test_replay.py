@@ -1,0 +1,55 @@
+"""Replay: a game is its code plus its actions; replay rebuilds the exact state."""
+
+import pytest
+
+from game.engine import ParseError, RuleError, new_game, parse_action, replay, tap, undo
+
+from .pictures import SEED_DEAL
+
+
+def test_replay_of_no_actions_is_the_new_game():
+    assert replay("hh1-n-aaaaaam", []) == new_game("HH1-N-AAAAAAM")
+
+
+def test_replay_rebuilds_the_state_tap_by_tap():
+    log = ["stock", "stock", 25, "waste", 23, 24, "undo", "help-off", 23, "24", "help-on"]
+    state = new_game(SEED_DEAL)
+    for action in log:
+        if action == "undo":
+            state = undo(state)
+        elif action.startswith("help") if isinstance(action, str) else False:
+            from game.engine import set_placement_help
+
+            state = set_placement_help(state, action == "help-on")
+        else:
+            state = tap(state, action)[0]
+    assert replay(SEED_DEAL, log) == state
+    assert state.score == 30 and state.undos == 1
+
+
+def test_a_pair_is_stored_as_two_taps():
+    state = replay(SEED_DEAL, ["stock", "stock", "25", "waste"])
+    assert state.score == 10 and state.moves == 3
+
+
+def test_replay_uses_the_given_deal_key():
+    log = ["stock", "stock"]
+    assert replay("HH1-N-AAAAAAM", log, key="k").stock == new_game("HH1-N-AAAAAAM", key="k").stock[2:]
+
+
+@pytest.mark.parametrize("bad", [0, 26, "26", "Stock", "redo", True, 3.0, None, ["stock"]])
+def test_a_bad_action_is_a_parse_error_naming_its_index(bad):
+    with pytest.raises(ParseError, match="action 1"):
+        replay(SEED_DEAL, ["stock", bad])
+
+
+def test_an_undo_the_rules_refuse_is_a_rule_error():
+    with pytest.raises(RuleError):
+        replay(SEED_DEAL, ["undo"])
+
+
+def test_parse_action_accepts_every_logged_form():
+    assert [parse_action(a) for a in (1, "25", "stock", "waste", "undo", "help-on", "help-off")] == [
+        1, 25, "stock", "waste", "undo", "help-on", "help-off"]  # fmt: skip
+    with pytest.raises(ParseError):
+        parse_action(False)
