@@ -41,6 +41,7 @@ def play(state, *targets):
         events.append(event)
     return state, events
 
+
 # Once the tip pairs with the 4 second in the stock, 23 (K) and 24 (Q) are free, and every
 # other K and Q lies in the heart under them: no pair can form any more.
 STUCK_AFTER_A_PAIR = """

@@ -15,10 +15,9 @@ def test_the_engine_imports_without_django():
 
 
 def test_the_api_names_of_the_common_brief_exist():
-    for name in (
-        "ParseError RuleError DEFAULT_DEAL_KEY parse_code random_code deal_for_code new_game "
-        "tap undo set_placement_help replay public_view parse_target solve Event"
-    ).split():
+    names = """ParseError RuleError DEFAULT_DEAL_KEY parse_code random_code deal_for_code
+        new_game tap undo set_placement_help replay public_view parse_target solve Event"""
+    for name in names.split():
         assert hasattr(engine, name), name
 
 
@@ -28,6 +27,12 @@ def test_the_default_deal_key_is_the_public_development_key():
 
 def test_events_compare_equal_to_their_names():
     assert [str(e) for e in engine.Event] == [
-        "selected", "deselected", "pair", "draw", "redeal", "mismatch", "none"
+        "selected",
+        "deselected",
+        "pair",
+        "draw",
+        "redeal",
+        "mismatch",
+        "none",
     ]
     assert engine.Event.PAIR == "pair"

@@ -6,24 +6,70 @@ from collections import Counter
 
 import pytest
 
-from game.engine import DEFAULT_DEAL_KEY, ParseError, deal_for_code, format_code, parse_code
-from game.engine import random_code
+from game.engine import (
+    DEFAULT_DEAL_KEY,
+    ParseError,
+    deal_for_code,
+    format_code,
+    parse_code,
+    random_code,
+)
 from game.engine.codes import SEED_SPACE, _below
 
 # Code -> its 52 ranks under the default key (heart 1-25, stock top first, waste). These pin the
 # version-1 algorithm: a change that moves any card is a new version, never an edit here.
 VECTORS = {
-    "HH1-N-AAAAAAA": "7 2 8 2 8 11 10 3 12 12 10 5 6 13 1 1 9 10 1 13 7 12 2 13 2 1 9 6 9 6 3 6 4 12 8 7 3 5 11 11 5 4 8 13 9 3 10 11 4 4 5 7",
-    "HH1-N-AAAAAAM": "10 13 11 9 1 7 6 3 1 5 9 2 7 3 7 2 6 1 8 11 2 10 12 3 12 4 13 8 8 6 3 9 5 4 5 13 13 10 10 5 9 7 4 6 12 1 12 11 11 2 8 4",
-    "HH1-N-ZZZZZZZ": "7 2 12 13 13 12 5 7 2 13 4 1 1 11 4 6 3 12 8 7 6 11 4 1 2 5 9 8 9 3 5 13 3 12 10 8 8 4 11 10 9 2 6 6 1 10 11 5 10 9 3 7",
-    "HH1-N-HEARTSS": "2 4 10 9 6 3 3 8 12 12 8 5 11 2 12 4 8 1 3 11 7 7 9 1 13 1 3 1 10 11 13 4 6 7 2 12 11 13 10 6 8 9 9 4 5 5 6 7 13 10 2 5",
-    "HH1-D-AAAAAAA": "7 8 5 13 7 5 2 4 7 4 11 1 12 12 9 12 8 9 6 4 11 2 13 3 10 2 5 1 10 10 1 9 3 6 12 4 2 6 9 11 6 3 3 1 11 8 13 7 13 5 8 10",
-    "HH1-D-QWERTYU": "12 2 13 11 8 12 2 1 5 11 10 3 5 7 6 8 6 7 10 12 13 12 4 4 13 6 9 1 10 9 8 3 2 7 5 8 7 4 1 13 11 10 1 6 2 9 9 11 3 4 3 5",
-    "HH1-N-BCDEFGH": "2 6 7 2 2 6 7 12 10 7 1 4 3 12 13 11 1 10 3 13 10 12 6 4 8 3 9 5 10 7 8 13 5 9 1 12 9 6 5 2 13 11 11 1 4 3 4 5 8 11 8 9",
-    "HH1-D-MMMMMMM": "10 2 12 2 9 6 8 1 7 10 13 3 11 6 4 13 5 13 5 8 4 3 6 13 2 9 8 2 6 7 3 10 12 1 1 12 4 9 11 11 12 7 7 5 5 4 10 3 11 1 8 9",
-    "HH1-N-PYRAMID": "11 6 2 4 9 7 10 6 5 2 2 13 1 12 12 10 11 7 11 1 12 5 3 10 6 13 6 9 10 12 2 13 8 4 5 5 4 7 13 3 11 9 1 8 8 9 3 7 4 8 3 1",
-    "HH1-D-ZZZZZZZ": "2 11 7 12 13 3 8 2 6 6 10 11 9 3 12 11 1 4 13 3 7 10 9 1 13 6 4 7 8 4 10 5 8 12 8 11 12 5 2 6 2 1 4 13 5 7 9 5 1 9 10 3",
-}  # fmt: skip
+    "HH1-N-AAAAAAA": (
+        "7 2 8 2 8 11 10 3 12 12 10 5 6 13 1 1 9 10 1 13 7 12 2 13 2"  # heart 1-25
+        " 1 9 6 9 6 3 6 4 12 8 7 3 5 11 11 5 4 8 13 9 3 10 11 4 4 5"  # stock, top first
+        " 7"  # waste
+    ),
+    "HH1-N-AAAAAAM": (
+        "10 13 11 9 1 7 6 3 1 5 9 2 7 3 7 2 6 1 8 11 2 10 12 3 12"  # heart 1-25
+        " 4 13 8 8 6 3 9 5 4 5 13 13 10 10 5 9 7 4 6 12 1 12 11 11 2 8"  # stock, top first
+        " 4"  # waste
+    ),
+    "HH1-N-ZZZZZZZ": (
+        "7 2 12 13 13 12 5 7 2 13 4 1 1 11 4 6 3 12 8 7 6 11 4 1 2"  # heart 1-25
+        " 5 9 8 9 3 5 13 3 12 10 8 8 4 11 10 9 2 6 6 1 10 11 5 10 9 3"  # stock, top first
+        " 7"  # waste
+    ),
+    "HH1-N-HEARTSS": (
+        "2 4 10 9 6 3 3 8 12 12 8 5 11 2 12 4 8 1 3 11 7 7 9 1 13"  # heart 1-25
+        " 1 3 1 10 11 13 4 6 7 2 12 11 13 10 6 8 9 9 4 5 5 6 7 13 10 2"  # stock, top first
+        " 5"  # waste
+    ),
+    "HH1-D-AAAAAAA": (
+        "7 8 5 13 7 5 2 4 7 4 11 1 12 12 9 12 8 9 6 4 11 2 13 3 10"  # heart 1-25
+        " 2 5 1 10 10 1 9 3 6 12 4 2 6 9 11 6 3 3 1 11 8 13 7 13 5 8"  # stock, top first
+        " 10"  # waste
+    ),
+    "HH1-D-QWERTYU": (
+        "12 2 13 11 8 12 2 1 5 11 10 3 5 7 6 8 6 7 10 12 13 12 4 4 13"  # heart 1-25
+        " 6 9 1 10 9 8 3 2 7 5 8 7 4 1 13 11 10 1 6 2 9 9 11 3 4 3"  # stock, top first
+        " 5"  # waste
+    ),
+    "HH1-N-BCDEFGH": (
+        "2 6 7 2 2 6 7 12 10 7 1 4 3 12 13 11 1 10 3 13 10 12 6 4 8"  # heart 1-25
+        " 3 9 5 10 7 8 13 5 9 1 12 9 6 5 2 13 11 11 1 4 3 4 5 8 11 8"  # stock, top first
+        " 9"  # waste
+    ),
+    "HH1-D-MMMMMMM": (
+        "10 2 12 2 9 6 8 1 7 10 13 3 11 6 4 13 5 13 5 8 4 3 6 13 2"  # heart 1-25
+        " 9 8 2 6 7 3 10 12 1 1 12 4 9 11 11 12 7 7 5 5 4 10 3 11 1 8"  # stock, top first
+        " 9"  # waste
+    ),
+    "HH1-N-PYRAMID": (
+        "11 6 2 4 9 7 10 6 5 2 2 13 1 12 12 10 11 7 11 1 12 5 3 10 6"  # heart 1-25
+        " 13 6 9 10 12 2 13 8 4 5 5 4 7 13 3 11 9 1 8 8 9 3 7 4 8 3"  # stock, top first
+        " 1"  # waste
+    ),
+    "HH1-D-ZZZZZZZ": (
+        "2 11 7 12 13 3 8 2 6 6 10 11 9 3 12 11 1 4 13 3 7 10 9 1 13"  # heart 1-25
+        " 6 4 7 8 4 10 5 8 12 8 11 12 5 2 6 2 1 4 13 5 7 9 5 1 9 10"  # stock, top first
+        " 3"  # waste
+    ),
+}
 
 
 @pytest.mark.parametrize("code", sorted(VECTORS))
@@ -38,7 +84,9 @@ def test_another_key_gives_another_deal():
 
 def test_the_key_comes_from_h2h_deal_key_when_none_is_given(monkeypatch):
     monkeypatch.setenv("H2H_DEAL_KEY", "another-deployment-key")
-    assert deal_for_code("HH1-N-AAAAAAA") == deal_for_code("HH1-N-AAAAAAA", "another-deployment-key")
+    assert deal_for_code("HH1-N-AAAAAAA") == deal_for_code(
+        "HH1-N-AAAAAAA", "another-deployment-key"
+    )
     monkeypatch.delenv("H2H_DEAL_KEY")
     assert deal_for_code("HH1-N-AAAAAAA") == deal_for_code("HH1-N-AAAAAAA", DEFAULT_DEAL_KEY)
 

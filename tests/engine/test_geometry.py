@@ -25,8 +25,9 @@ def test_the_heart_has_rows_of_4_6_5_4_3_2_1_cards_numbered_row_by_row():
 
 def test_a_card_is_covered_by_the_next_row_cards_half_a_card_either_side():
     for p in POSITIONS:
-        expected = [q for q in POSITIONS
-                    if ROW_OF[q] == ROW_OF[p] + 1 and abs(X2_OF[q] - X2_OF[p]) == 1]  # fmt: skip
+        expected = [
+            q for q in POSITIONS if ROW_OF[q] == ROW_OF[p] + 1 and abs(X2_OF[q] - X2_OF[p]) == 1
+        ]
         assert positions_in(COVERED_BY[p]) == expected
 
 

@@ -34,7 +34,9 @@ def test_a_pair_is_stored_as_two_taps():
 
 def test_replay_uses_the_given_deal_key():
     log = ["stock", "stock"]
-    assert replay("HH1-N-AAAAAAM", log, key="k").stock == new_game("HH1-N-AAAAAAM", key="k").stock[2:]
+    assert (
+        replay("HH1-N-AAAAAAM", log, key="k").stock == new_game("HH1-N-AAAAAAM", key="k").stock[2:]
+    )
 
 
 @pytest.mark.parametrize("bad", [0, 26, "26", "Stock", "redo", True, 3.0, None, ["stock"]])
@@ -49,7 +51,7 @@ def test_an_undo_the_rules_refuse_is_a_rule_error():
 
 
 def test_parse_action_accepts_every_logged_form():
-    assert [parse_action(a) for a in (1, "25", "stock", "waste", "undo", "help-on", "help-off")] == [
-        1, 25, "stock", "waste", "undo", "help-on", "help-off"]  # fmt: skip
+    logged = (1, "25", "stock", "waste", "undo", "help-on", "help-off")
+    assert [parse_action(a) for a in logged] == [1, 25, *logged[2:]]
     with pytest.raises(ParseError):
         parse_action(False)

@@ -1,7 +1,7 @@
 """The solver: a plan for every winnable deal, None otherwise; checked against brute force."""
 
 import random
-from functools import lru_cache
+from functools import cache
 
 from game.engine import deal_for_code, format_code, new_game, replay, solve
 from game.engine.geometry import ALL_POSITIONS_MASK, free_mask, iter_bits
@@ -16,7 +16,7 @@ def brute_force_winnable(deal):
     heart = (0,) + tuple(deal[:25])
     start_pile = tuple(deal[25:].count(rank) for rank in range(14))
 
-    @lru_cache(maxsize=None)
+    @cache
     def win(removed, pile):
         if removed == ALL_POSITIONS_MASK:
             return True

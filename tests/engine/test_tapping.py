@@ -2,8 +2,15 @@
 
 import pytest
 
-from game.engine import MISMATCH_CODE, MISMATCH_REASON, Event, ParseError, new_game, tap
-from game.engine import parse_target
+from game.engine import (
+    MISMATCH_CODE,
+    MISMATCH_REASON,
+    Event,
+    ParseError,
+    new_game,
+    parse_target,
+    tap,
+)
 
 from .pictures import SEED_DEAL, play
 
@@ -100,14 +107,17 @@ def test_a_pair_clears_the_selection(seed):
     assert state.selected is None
 
 
-@pytest.mark.parametrize("target", [0, 26, -1, True, False, 1.0, "1.0", "01", " 7", "tip", None, []])
+@pytest.mark.parametrize(
+    "target", [0, 26, -1, True, False, 1.0, "1.0", "01", " 7", "tip", None, []]
+)
 def test_a_malformed_target_is_a_parse_error(seed, target):
     with pytest.raises(ParseError):
         tap(seed, target)
 
 
 @pytest.mark.parametrize(
-    "value, target", [(1, 1), (25, 25), ("7", 7), ("25", 25), ("stock", "stock"), ("waste", "waste")]
+    "value, target",
+    [(1, 1), (25, 25), ("7", 7), ("25", 25), ("stock", "stock"), ("waste", "waste")],
 )
 def test_a_target_is_a_position_1_to_25_the_stock_or_the_waste(value, target):
     assert parse_target(value) == target

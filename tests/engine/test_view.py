@@ -6,8 +6,20 @@ from game.engine import new_game, public_view, set_placement_help, tap
 
 from .pictures import SEED_DEAL, play
 
-KEYS = {"code", "heart", "stock", "waste", "selected", "hints", "score", "moves", "undos",
-        "can_undo", "won", "deadlocked"}  # fmt: skip
+KEYS = {
+    "code",
+    "heart",
+    "stock",
+    "waste",
+    "selected",
+    "hints",
+    "score",
+    "moves",
+    "undos",
+    "can_undo",
+    "won",
+    "deadlocked",
+}
 
 
 def test_the_view_has_exactly_the_keys_design_md_defines():
@@ -38,8 +50,9 @@ def test_the_view_never_reveals_the_stock_order():
     state = new_game(SEED_DEAL)
     text = json.dumps(public_view(state))
     assert " ".join(map(str, state.stock[:6])) not in text.replace(",", "")
-    assert all(not isinstance(v, list) or k in ("heart", "hints")
-               for k, v in public_view(state).items())  # fmt: skip
+    assert all(
+        not isinstance(v, list) or k in ("heart", "hints") for k, v in public_view(state).items()
+    )
 
 
 def test_the_view_is_json_ready():
