@@ -1,0 +1,69 @@
+// Input: pointer and keyboard become intents (tap, undo, draw); the board decides nothing.
+import { neighbour, SPOTS } from "./layout.js";
+
+function targetOf(node) {
+  const t = node?.closest?.("[data-target]")?.dataset.target;
+  if (t === undefined) return null;
+  return t === "stock" || t === "waste" ? t : Number(t);
+}
+
+function focusable(nodes) {
+  return [...nodes.keys()].filter((t) => !nodes.get(t).disabled);
+}
+
+/** Roving focus: one tab stop for the table, arrow keys move it. */
+export function focusTarget(nodes, t, { move = true } = {}) {
+  for (const [key, node] of nodes) node.tabIndex = key === t ? 0 : -1;
+  if (move) nodes.get(t)?.focus();
+}
+
+/** After a card leaves, keep the tab stop on the nearest card still on the table. */
+export function keepTabStop(nodes) {
+  const current = [...nodes].find(([, n]) => n.tabIndex === 0);
+  if (current && !current[1].disabled) return;
+  const had = current && document.activeElement === current[1];
+  const from = current ? current[0] : 25;
+  const present = focusable(nodes);
+  const nearest = present.sort((a, b) => distance(from, a) - distance(from, b))[0];
+  focusTarget(nodes, nearest, { move: had });
+}
+
+function distance(a, b) {
+  const [p, q] = [SPOTS.get(a), SPOTS.get(b)];
+  return Math.hypot(p.x - q.x, (p.r - q.r) * 0.6);
+}
+
+function typing(event) {
+  return event.target.closest?.("input, textarea, select, [contenteditable]") && event.target.type !== "checkbox";
+}
+
+/** Wire the table and the keyboard to `intents`: {tap(target), undo()}. */
+export function bindInput(ui, intents) {
+  const { heart, nodes } = ui;
+  heart.addEventListener("click", (event) => {
+    const t = targetOf(event.target);
+    if (t === null || nodes.get(t)?.disabled) return;
+    focusTarget(nodes, t, { move: false });
+    intents.tap(t);
+  });
+  heart.addEventListener("keydown", (event) => {
+    const from = targetOf(event.target);
+    if (from === null || !event.key.startsWith("Arrow")) return;
+    const to = neighbour(from, event.key, focusable(nodes).filter((t) => t !== from));
+    if (to !== null) focusTarget(nodes, to);
+    event.preventDefault();
+  });
+  document.addEventListener("keydown", (event) => onShortcut(event, intents));
+}
+
+function onShortcut(event, intents) {
+  if (event.defaultPrevented || typing(event) || event.altKey || event.metaKey) return;
+  if (document.querySelector("dialog[open]")) return;
+  const key = event.key.toLowerCase();
+  if (key === "z" && event.ctrlKey) intents.undo();
+  else if (event.ctrlKey) return;
+  else if (key === "u") intents.undo();
+  else if (key === "d") intents.tap("stock");
+  else return;
+  event.preventDefault();
+}

@@ -1,0 +1,98 @@
+// The connection to the referee: numbered messages, replies matched by seq, and a reconnect
+// with jittered exponential backoff that resends what was not acknowledged, once, same seq.
+
+const BASE_DELAY_MS = 500;
+const MAX_DELAY_MS = 15000;
+
+/** Delay before reconnect attempt `n` (0-based): exponential, capped, with full jitter. */
+export function backoff(n, random = Math.random) {
+  const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** n);
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+export function wsUrl(path, loc = globalThis.location) {
+  return `${loc.protocol === "https:" ? "wss" : "ws"}://${loc.host}${path}`;
+}
+
+export class Connection {
+  /** `onFrame(frame)` gets every frame; `onStatus(online)` hears the socket open and close. */
+  constructor(path, { onFrame, onStatus }) {
+    this.url = wsUrl(path);
+    this.onFrame = onFrame;
+    this.onStatus = onStatus;
+    this.nextSeq = 1;
+    this.unacked = new Map(); // seq -> message sent but not yet answered
+    this.attempts = 0;
+    this.timer = null;
+    this.stopped = false;
+    globalThis.addEventListener?.("online", () => this.reconnectNow());
+    document.addEventListener?.("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.reconnectNow();
+    });
+  }
+
+  open() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    this.greeted = false;
+    ws.onmessage = (msg) => this.receive(msg.data);
+    ws.onclose = (e) => this.closed(ws, e);
+  }
+
+  get isOpen() {
+    return this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  /** Number and send a message; it is resent after a reconnect until it is answered. */
+  send(message) {
+    const numbered = { ...message, seq: this.nextSeq++ };
+    this.unacked.set(numbered.seq, numbered);
+    if (this.isOpen) this.ws.send(JSON.stringify(numbered));
+    return numbered.seq;
+  }
+
+  receive(data) {
+    let frame;
+    try {
+      frame = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (frame.seq != null) this.unacked.delete(frame.seq);
+    const greeting = frame.type === "state" && !this.greeted;
+    if (greeting) this.greet(frame);
+    this.onFrame(frame);
+    if (!greeting) return;
+    for (const m of this.unacked.values()) this.ws.send(JSON.stringify(m));
+    this.onStatus(true);
+  }
+
+  /** The server's greeting (full state) after each connect: number on from its last seq. */
+  greet(frame) {
+    this.greeted = true;
+    this.attempts = 0;
+    const last = Number(frame.game?.last_seq) || 0;
+    const pending = [...this.unacked.keys()].map((seq) => seq + 1);
+    this.nextSeq = Math.max(this.nextSeq, last + 1, ...pending);
+  }
+
+  closed(ws, event) {
+    if (ws !== this.ws) return;
+    this.onStatus(false, event.code);
+    // 4001: not logged in, 4004: not a deal code (docs/protocol.md): retrying cannot help.
+    if (this.stopped || event.code === 4001 || event.code === 4004) return;
+    this.timer = setTimeout(() => this.open(), backoff(this.attempts++));
+  }
+
+  reconnectNow() {
+    if (this.timer && !this.stopped) this.open();
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.ws?.close();
+  }
+}

@@ -1,0 +1,93 @@
+// The end-of-game windows, confirmations and the little messages around the board.
+import { gettext, interpolate, ngettext } from "./i18n.js";
+import { elapsedMs, formatTime } from "./state.js";
+
+function show(dialog) {
+  if (dialog && !dialog.open) dialog.showModal();
+}
+
+function hide(dialog) {
+  if (dialog?.open) dialog.close();
+}
+
+/** Ask a yes/no question in the page's own dialog; resolves true on yes. */
+export function confirmWith(dialog, message) {
+  dialog.querySelector("[data-slot=question]").textContent = message;
+  show(dialog);
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+  });
+}
+
+function fill(dialog, slot, text) {
+  const node = dialog.querySelector(`[data-slot=${slot}]`);
+  if (node) node.textContent = text;
+}
+
+export function shareText(state, url) {
+  const { game, view } = state;
+  const fmt = gettext("Heart to Heart %(code)s: won in %(time)s, %(moves)s moves, score %(score)s.");
+  const values = { code: view.code, time: formatTime(elapsedMs(state)), moves: view.moves, score: view.score };
+  const rank = game.result?.rank;
+  const ranked = rank ? " " + interpolate(gettext("Rank #%(rank)s."), { rank }) : "";
+  return `${interpolate(fmt, values)}${ranked} ${url} ♥`;
+}
+
+function fillWin(dialog, state) {
+  const { view, game } = state;
+  fill(dialog, "time", formatTime(elapsedMs(state)));
+  fill(dialog, "moves", String(view.moves));
+  fill(dialog, "score", String(view.score));
+  const rank = game.result?.rank;
+  const of = game.result?.of;
+  fill(dialog, "rank", rank ? (of ? `#${rank} / ${of}` : `#${rank}`) : "–");
+  const undos = view.undos || 0;
+  fill(dialog, "note", undos ? interpolate(ngettext("%(n)s undo", "%(n)s undos", undos), { n: undos }) : "");
+  const url = `${location.origin}/play/${view.code}/`;
+  dialog.querySelector("[data-slot=share]").value = shareText(state, url);
+}
+
+/** Open or close the windows the view calls for; each opens once per occurrence. */
+export function syncWindows(ui, state) {
+  const { view, game } = state;
+  const { deadlock, win, ended } = ui.dialogs;
+  const status = view.won ? "won" : view.deadlocked ? "deadlock" : game.status !== "open" ? "ended" : "open";
+  if (status === "won") fillWin(win, state);
+  if (status === ui.shownStatus) return;
+  ui.shownStatus = status;
+  [deadlock, win, ended].forEach(hide);
+  show({ won: win, deadlock, ended }[status]);
+}
+
+/** Copy text to the clipboard; falls back to a selection copy on insecure origins. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.className = "vh";
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    return ok;
+  }
+}
+
+let toastTimer = null;
+
+/** A short visible message over the table (it is also read out by the live region). */
+export function toast(node, text, ms = 2600) {
+  node.textContent = text;
+  node.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (node.hidden = true), ms);
+}
+
+/** Tell screen readers; the same text twice in a row is still announced. */
+export function announce(node, text) {
+  node.textContent = node.textContent === text ? `${text}\u00a0` : text;
+}
