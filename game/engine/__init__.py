@@ -26,7 +26,7 @@ from .state import (
     tap,
     undo,
 )
-from .view import free_positions, hints, possible_pairs, public_view
+from .view import free_positions, hints, playable_targets, possible_pairs, public_view
 
 __all__ = [
     "DEFAULT_DEAL_KEY",
@@ -46,6 +46,7 @@ __all__ = [
     "parse_action",
     "parse_code",
     "parse_target",
+    "playable_targets",
     "possible_pairs",
     "public_view",
     "random_code",

@@ -29,6 +29,24 @@ def free_positions(state: State) -> list[int]:
     return list(iter_bits(state.pos[1]))
 
 
+def playable_targets(state: State) -> list[int | str]:
+    """The taps that can change something: free cards, the waste if it has a card, the stock if
+    stock or waste has one. Nothing once the game is won.
+
+    >>> from game.engine.state import new_game
+    >>> playable_targets(new_game("HH1-N-AAAAAAM"))
+    [25, 'waste', 'stock']
+    """
+    if state.won:
+        return []
+    targets: list[int | str] = list(iter_bits(state.pos[1]))
+    if state.pos[3]:
+        targets.append("waste")
+    if state.pos[2]:
+        targets.append("stock")
+    return targets
+
+
 def possible_pairs(state: State) -> list[tuple[int, int | str]]:
     """Every pair that could be removed now: two free cards, or a free card and the waste top.
 
