@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py compilemessages --ignore=.venv >/dev/null
-	$(VENV)/bin/daphne --bind $(HOST) --port $(PORT) --websocket_max_message_size 4096 h2h_site.asgi:application
+	$(VENV)/bin/daphne --bind $(HOST) --port $(PORT) --websocket-max-message-size 4096 h2h_site.asgi:application
 
 # Debian's Chromium for the browser tests (Playwright cannot download its own browser here).
 chromium:

@@ -13,11 +13,15 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from game.routing import websocket_urlpatterns  # noqa: E402
 
+routes = list(websocket_urlpatterns)
+if os.environ.get("H2H_BENCH_ECHO"):
+    from bench.echo import echo_urlpatterns
+
+    routes += echo_urlpatterns
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(routes))),
     }
 )

@@ -1,0 +1,125 @@
+"""A real daphne process on loopback with a database of its own, for benchmarks and harnesses.
+
+Used by `bench.load`, `bench.soak` and the reliability tests: start, kill -9, restart, measure.
+"""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+DAPHNE = str(Path(sys.executable).with_name("daphne"))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def server_env(*, sqlite_path: str, database_url: str = "", redis_url: str = "", **extra) -> dict:
+    """The environment of a production-like server on loopback (DEBUG off keeps no query log)."""
+    env = {
+        **os.environ,
+        "H2H_DEBUG": "0",
+        "H2H_SSL_REDIRECT": "0",
+        "H2H_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "H2H_SQLITE_PATH": sqlite_path,
+        "PYTHONUNBUFFERED": "1",
+    }
+    for name, value in (("H2H_DATABASE_URL", database_url), ("H2H_REDIS_URL", redis_url)):
+        if value:
+            env[name] = value
+        else:
+            env.pop(name, None)
+    env.update(extra)
+    return env
+
+
+def manage(env: dict, *args: str) -> str:
+    command = [sys.executable, "manage.py", *args]
+    return subprocess.run(
+        command, cwd=ROOT, env=env, check=True, capture_output=True, text=True
+    ).stdout
+
+
+def make_players(env: dict, count: int, prefix: str = "bench") -> list[dict]:
+    """Creates `count` players with logged-in sessions; returns their names and session keys."""
+    output = manage(
+        env, "shell", "-c", f"from bench.players import main; main({count}, {prefix!r})"
+    )
+    return json.loads(output.strip().splitlines()[-1])
+
+
+class Server:
+    """One daphne process serving h2h_site on 127.0.0.1:<port>."""
+
+    def __init__(self, env: dict, port: int | None = None, log_path: str | None = None) -> None:
+        self.env, self.port = env, port or free_port()
+        self.log_path = log_path or tempfile.mktemp(prefix="h2h-daphne-", suffix=".log")
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, path: str) -> str:
+        return f"ws://127.0.0.1:{self.port}{path}"
+
+    def start(self, timeout: float = 30) -> "Server":
+        command = [
+            DAPHNE,
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(self.port),
+            "--websocket-max-message-size",
+            "4096",
+            "h2h_site.asgi:application",
+        ]
+        log = open(self.log_path, "ab")  # noqa: SIM115  (the child process owns it)
+        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log)
+        self._wait_until_listening(timeout)
+        return self
+
+    def _wait_until_listening(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"daphne exited; see {self.log_path}")
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.05)
+        raise RuntimeError(f"daphne did not listen on {self.port} within {timeout} s")
+
+    def kill(self) -> None:
+        """kill -9: no shutdown handlers run, as in a crash."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def rss_mb(self) -> float:
+        return psutil.Process(self.process.pid).memory_info().rss / 2**20
+
+    def __enter__(self) -> "Server":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
