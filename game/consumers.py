@@ -1,0 +1,161 @@
+"""The play socket: transport only. Decode a frame, check its seq, call one service, reply.
+
+docs/protocol.md describes every frame, error code and close code. Every error frame is made
+in `_error_frame`; every failure on the way is a GameError carrying its stable code.
+"""
+
+import json
+import time
+from types import SimpleNamespace
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from game import services
+from game.services import GameError
+
+MAX_FRAME_BYTES = 1024
+MAX_SEQ = 2**53  # the largest integer a browser's JSON keeps exact
+CLOSE_LOGIN_REQUIRED = 4001
+CLOSE_BAD_CODE = 4004
+
+
+class PlayConsumer(AsyncJsonWebsocketConsumer):
+    """One socket on one player's game of one code: /ws/play/<CODE>/."""
+
+    # A token bucket: bursts of `burst` frames, then `per_second` frames a second.
+    burst, per_second = 60, 30
+
+    async def connect(self) -> None:
+        self.language = _language(self.scope)
+        self.user = self.scope["user"]
+        if not self.user.is_authenticated:
+            return await self._refuse(GameError("login_required"), CLOSE_LOGIN_REQUIRED)
+        code = self.scope["url_route"]["kwargs"]["code"]
+        try:
+            self.game_id, snapshot = await database_sync_to_async(_resume)(self.user, code)
+        except GameError as error:
+            return await self._refuse(error, CLOSE_BAD_CODE)
+        self.group = services.game_group(game_id=self.game_id)
+        self.selected, self.last_seq = None, 0
+        self.tokens, self.refilled = float(self.burst), time.monotonic()
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "state", **snapshot})
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        # Decoded here, not by the JSON consumer, so malformed JSON gets an error frame
+        # instead of an exception that closes the socket with 1011.
+        seq = None
+        try:
+            self._throttle()
+            frame = _decode(text_data, bytes_data)
+            seq = _seq(frame)
+            self._admit(seq)
+            reply = await self._dispatch(frame, seq)
+        except GameError as error:
+            return await self.send_json(self._error_frame(seq, error))
+        self.selected = reply.state.selected
+        await self.send_json(self._state_frame(seq, reply))
+
+    async def game_state(self, message: dict) -> None:
+        """Another socket changed this game: show it, and drop this socket's selection."""
+        if message["origin"] == self.channel_name:
+            return
+        self.selected = None
+        keys = ("event", "view", "game")
+        await self.send_json({"type": "state", **{key: message[key] for key in keys}})
+
+    async def _dispatch(self, frame: dict, seq: int) -> services.Reply:
+        kind, selected = frame.get("type"), self.selected
+        if kind == "tap":
+            target = frame.get("target")
+            return await self._call(services.game_tap, seq, target=target, selected=selected)
+        if kind == "settings":
+            on = frame.get("placement_help")
+            return await self._call(services.game_set_help, seq, on=on, selected=selected)
+        if kind == "undo":
+            return await self._call(services.game_undo, seq)
+        if kind == "resign":
+            return await self._call(services.game_resign, seq)
+        raise GameError("unknown_type")
+
+    async def _call(self, service, seq: int, **arguments) -> services.Reply:
+        return await database_sync_to_async(service)(
+            player=self.user, game_id=self.game_id, seq=seq, origin=self.channel_name, **arguments
+        )
+
+    def _throttle(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.refilled) * self.per_second)
+        self.refilled = now
+        if self.tokens < 1:
+            raise GameError("rate_limited")
+        self.tokens -= 1
+
+    def _admit(self, seq: int) -> None:
+        # Selections are never stored, so the game's last_seq cannot catch their resends.
+        if seq <= self.last_seq:
+            raise GameError("duplicate_seq")
+        self.last_seq = seq
+
+    def _state_frame(self, seq: int, reply: services.Reply) -> dict:
+        frame = {"type": "state", "seq": seq, "event": str(reply.event), "view": reply.view}
+        if reply.game is not None:
+            frame["game"] = reply.game
+        if reply.event == "mismatch":
+            with translation.override(self.language):
+                frame |= {"reason": "same_rank", "message": _("Must be same rank")}
+        return frame
+
+    def _error_frame(self, seq: int | None, error: GameError) -> dict:
+        with translation.override(self.language):
+            return {"type": "error", "seq": seq, "error": error.code, "message": error.message}
+
+    async def _refuse(self, error: GameError, close_code: int) -> None:
+        """Accept only to say why, then close: a browser never sees a refused handshake's code."""
+        await self.accept()
+        await self.send_json(self._error_frame(None, error))
+        await self.close(code=close_code)
+
+
+def _resume(user, code: str) -> tuple[int, dict]:
+    game = services.game_resume(player=user, code=code)
+    return game.pk, services.game_snapshot(game=game)
+
+
+def _language(scope: dict) -> str:
+    """The socket's language, chosen as Django chooses a page's: cookie, then Accept-Language."""
+    headers = dict(scope.get("headers", []))
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies", {}), META={"HTTP_ACCEPT_LANGUAGE": accept}
+    )
+    return translation.get_language_from_request(request)
+
+
+def _decode(text_data: str | None, bytes_data: bytes | None) -> dict:
+    if text_data is None:
+        raise GameError("binary")
+    if len(text_data) > MAX_FRAME_BYTES or len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
+        raise GameError("too_large")
+    try:
+        frame = json.loads(text_data)
+    except ValueError as error:
+        raise GameError("bad_json") from error
+    if not isinstance(frame, dict):
+        raise GameError("bad_frame")
+    return frame
+
+
+def _seq(frame: dict) -> int:
+    seq = frame.get("seq")
+    if type(seq) is not int or not 1 <= seq <= MAX_SEQ:
+        raise GameError("bad_seq")
+    return seq

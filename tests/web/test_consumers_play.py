@@ -1,0 +1,121 @@
+"""Playing over the socket: a whole won game, other tabs, undo, resign, settings, resuming."""
+
+import importlib
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers
+
+import h2h_site.asgi
+from game import services
+from game.models import Result
+from tests.web.conftest import game_log, open_socket, reveals_stock
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CODE = "HH1-N-AAAAAAC"
+
+
+async def connected(cookie, code=CODE, app=None):
+    socket = await open_socket(app or h2h_site.asgi.application, code, cookie)
+    assert socket.connected
+    return socket, await socket.receive_json_from()
+
+
+async def send(socket, frame):
+    await socket.send_json_to(frame)
+    return await socket.receive_json_from()
+
+
+@database_sync_to_async
+def result_of(game_id):
+    result = Result.objects.get(game_id=game_id)
+    return result, services.result_rank(result=result)
+
+
+async def test_a_whole_game_won_over_the_socket_is_recorded_and_ranked(
+    player_cookie, winnable, monkeypatch
+):
+    # Faster than any hand; the module may have been reloaded by the resume test.
+    consumer = importlib.import_module("game.consumers").PlayConsumer
+    monkeypatch.setattr(consumer, "burst", 10_000)
+    code, plan = winnable
+    socket, first = await connected(player_cookie, code)
+    frames = [first]
+    for seq, action in enumerate(plan, start=1):
+        frames.append(await send(socket, {"type": "tap", "seq": seq, "target": action}))
+        assert frames[-1]["type"] == "state" and frames[-1]["seq"] == seq
+    last = frames[-1]
+    assert last["event"] == "pair" and last["view"]["won"] and last["view"]["score"] == 250
+    assert last["game"]["status"] == "won"
+    assert last["game"]["result"] | {"won": True, "rank": 1, "of": 1} == last["game"]["result"]
+    result, rank = await result_of(first["game"]["id"])
+    assert (result.won, result.score, result.moves) == (True, 250, last["view"]["moves"])
+    assert rank == {"rank": 1, "of": 1, "board": "deal"}
+    assert not any(reveals_stock(str(frame), code) for frame in frames)
+    after = await send(socket, {"type": "tap", "seq": len(plan) + 1, "target": "stock"})
+    assert after["error"] == "game_over"
+    await socket.disconnect()
+
+
+async def test_undo_and_settings_over_the_socket(player_cookie):
+    socket, first = await connected(player_cookie)
+    assert (await send(socket, {"type": "tap", "seq": 1, "target": "stock"}))["event"] == "draw"
+    frame = await send(socket, {"type": "undo", "seq": 2})
+    assert frame["event"] == "undo" and frame["view"]["undos"] == 1 and frame["game"]
+    frame = await send(socket, {"type": "settings", "seq": 3, "placement_help": False})
+    assert frame["event"] == "settings" and frame["game"]["placement_help"] is False
+    frame = await send(socket, {"type": "settings", "seq": 4, "placement_help": False})
+    assert frame["event"] == "settings" and "game" not in frame
+    assert await game_log(first["game"]["id"]) == (3, 3, ["stock", "undo", "help-off"])
+    await socket.disconnect()
+
+
+async def test_resigning_over_the_socket_completes_the_game(player_cookie):
+    socket, first = await connected(player_cookie)
+    frame = await send(socket, {"type": "resign", "seq": 1})
+    assert frame["event"] == "resign" and frame["game"]["status"] == "resigned"
+    assert frame["game"]["result"]["won"] is False
+    assert (await send(socket, {"type": "undo", "seq": 2}))["error"] == "game_over"
+    await socket.disconnect()
+    socket, again = await connected(player_cookie)
+    assert again["game"]["id"] == first["game"]["id"] and again["game"]["result"]
+    await socket.disconnect()
+
+
+async def test_a_second_tab_sees_each_move_and_the_sender_only_its_reply(player_cookie):
+    tab, first = await connected(player_cookie)
+    other, same = await connected(player_cookie)
+    assert same["game"]["id"] == first["game"]["id"]
+    assert (await send(tab, {"type": "tap", "seq": 1, "target": 25}))["event"] == "selected"
+    assert await other.receive_nothing()  # a selection stays in its own tab
+    reply = await send(tab, {"type": "tap", "seq": 2, "target": "stock"})
+    seen = await other.receive_json_from()
+    assert seen["type"] == "state" and "seq" not in seen and seen["event"] == "draw"
+    assert seen["view"] == reply["view"] and seen["game"]["last_seq"] == 2
+    assert await tab.receive_nothing()
+    stale = await send(other, {"type": "tap", "seq": 2, "target": "stock"})
+    assert stale["error"] == "duplicate_seq"
+    assert (await send(other, {"type": "tap", "seq": 3, "target": "stock"}))["event"] == "draw"
+    assert (await tab.receive_json_from())["game"]["last_seq"] == 3
+    await tab.disconnect()
+    await other.disconnect()
+
+
+async def test_a_game_resumes_when_the_application_is_recreated(player_cookie):
+    socket, first = await connected(player_cookie)
+    await send(socket, {"type": "tap", "seq": 1, "target": "stock"})
+    await send(socket, {"type": "tap", "seq": 2, "target": "stock"})
+    before = await send(socket, {"type": "tap", "seq": 3, "target": 25})
+    await socket.disconnect()
+    # A restarted server: new application objects and channel layer; only the database stays.
+    channel_layers.backends.clear()
+    for module in ("game.consumers", "game.routing", "h2h_site.asgi"):
+        importlib.reload(importlib.import_module(module))
+    socket, again = await connected(player_cookie, app=h2h_site.asgi.application)
+    assert again["game"]["id"] == first["game"]["id"] and again["game"]["last_seq"] == 2
+    assert again["view"] == before["view"] | {"selected": None}
+    assert again["view"]["moves"] == 2
+    frame = await send(socket, {"type": "tap", "seq": 4, "target": "stock"})
+    assert frame["event"] == "draw" and frame["view"]["moves"] == 3
+    await socket.disconnect()

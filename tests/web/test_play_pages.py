@@ -1,0 +1,110 @@
+"""The board pages: /play/<CODE>/, /play/new/ and /daily/."""
+
+import datetime
+import json
+import re
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from game import daily, engine
+from game.models import Game, Result
+from tests.web.conftest import reveals_stock
+
+pytestmark = pytest.mark.django_db
+
+CODE = "HH1-N-AAAAAAC"
+
+
+@pytest.fixture
+def logged_in(client, player):
+    client.force_login(player)
+    return client
+
+
+def page_data(response, name):
+    found = re.search(rf'<script id="h2h-{name}" type="application/json">(.*?)</script>',
+                      response.content.decode(), re.S)  # fmt: skip
+    return json.loads(found.group(1))
+
+
+@pytest.mark.parametrize("path", [f"/play/{CODE}/", "/play/new/", "/daily/"])
+def test_playing_needs_a_login(client, path):
+    response = client.get(path)
+    assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+    assert not Game.objects.exists()
+
+
+def test_the_board_page_renders_the_view_the_game_and_the_socket_path(logged_in, player):
+    response = logged_in.get(f"/play/{CODE}/")
+    assert response.status_code == 200
+    view, game = page_data(response, "view"), page_data(response, "game")
+    assert view["code"] == CODE and view["stock"] == 26 and len(view["heart"]) == 25
+    assert game["id"] == Game.objects.get(player=player).pk and game["status"] == "open"
+    assert response.context["ws_path"] == f"/ws/play/{CODE}/"
+    assert f'data-ws-path="/ws/play/{CODE}/"' in response.content.decode()
+
+
+def test_the_page_does_not_reveal_the_stock_order(logged_in):
+    response = logged_in.get(f"/play/{CODE}/")
+    assert not reveals_stock(response.content.decode(), CODE)
+    # The same heart and waste over the stock in another order gives the very same view.
+    deal = engine.deal_for_code(CODE, key=settings.DEAL_KEY)
+    shuffled = deal[:25] + tuple(reversed(deal[25:51])) + deal[51:]
+    assert shuffled != deal
+    other = engine.public_view(engine.new_game(shuffled))
+    assert page_data(response, "view") | {"code": None} == other | {"code": None}
+
+
+def test_a_typed_variant_of_a_code_redirects_to_the_canonical_one(logged_in):
+    response = logged_in.get("/play/hh1-n-aaaaaac/")
+    assert response.status_code == 302 and response.url == f"/play/{CODE}/"
+
+
+@pytest.mark.parametrize("code", ["HH2-N-AAAAAAA", "nonsense", "HH1-N-AAAA1AA"])
+def test_a_malformed_code_gets_a_clear_400_page(logged_in, code, settings):
+    settings.LANGUAGE_CODE = "en"
+    response = logged_in.get(f"/play/{code}/")
+    assert response.status_code == 400
+    assert "This is not a deal code" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_new_game_redirects_to_a_fresh_code(logged_in):
+    response = logged_in.get("/play/new/")
+    code = response.url.split("/")[2]
+    assert response.status_code == 302 and engine.parse_code(code) == code
+    assert logged_in.get("/play/new/").url != response.url
+    assert not Game.objects.exists()
+
+
+def test_a_new_game_over_an_unfinished_one_ends_it(logged_in, player):
+    game_id = page_data(logged_in.get(f"/play/{CODE}/"), "game")["id"]
+    response = logged_in.post("/play/new/", {"ending": game_id})
+    assert response.status_code == 302 and response.url != f"/play/{CODE}/"
+    assert Game.objects.get(pk=game_id).status == "resigned"
+    assert Result.objects.get(game_id=game_id).won is False
+
+
+def test_a_new_game_cannot_end_another_players_game(logged_in, rival):
+    theirs = Client()
+    theirs.force_login(rival)
+    game_id = page_data(theirs.get(f"/play/{CODE}/"), "game")["id"]
+    response = logged_in.post("/play/new/", {"ending": game_id})
+    assert response.status_code == 403
+    assert Game.objects.get(pk=game_id).status == "open"
+
+
+def test_a_malformed_ending_is_a_400(logged_in):
+    assert logged_in.post("/play/new/", {"ending": "x1"}).status_code == 400
+
+
+def test_the_daily_page_is_todays_deal_for_everyone(logged_in, rival, monkeypatch):
+    monkeypatch.setattr(daily, "daily_today", lambda: datetime.date(2026, 5, 1))
+    mine = page_data(logged_in.get("/daily/"), "game")
+    other = Client()
+    other.force_login(rival)
+    theirs = page_data(other.get("/daily/"), "game")
+    assert mine["code"] == theirs["code"] and mine["kind"] == "D"
+    assert mine["ranked"] and theirs["ranked"] and mine["daily_date"] == "2026-05-01"
