@@ -12,20 +12,10 @@ A game is a deal code plus its actions; `replay` rebuilds any state from them.
 
 from .codes import DEFAULT_DEAL_KEY, deal_for_code, format_code, parse_code, random_code
 from .errors import EngineError, ParseError, RuleError
+from .moves import parse_target, set_placement_help, tap, undo
 from .replay import parse_action, replay
 from .solver import solve
-from .state import (
-    MISMATCH_CODE,
-    MISMATCH_REASON,
-    UNDO_LIMIT,
-    Event,
-    State,
-    new_game,
-    parse_target,
-    set_placement_help,
-    tap,
-    undo,
-)
+from .state import MISMATCH_CODE, MISMATCH_REASON, UNDO_LIMIT, Event, State, new_game
 from .view import free_positions, hints, playable_targets, possible_pairs, public_view
 
 __all__ = [

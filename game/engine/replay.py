@@ -11,7 +11,8 @@ from collections.abc import Iterable
 
 from .errors import ParseError
 from .geometry import ALL_POSITIONS_MASK, HEART_SIZE
-from .state import State, _choose, _tap_stock, new_game, set_placement_help, tap, undo
+from .moves import _choose, _tap_stock, set_placement_help, tap, undo
+from .state import State, new_game
 
 Action = int | str
 ACTION_WORDS = ("stock", "waste", "undo", "help-on", "help-off")

@@ -1,4 +1,4 @@
-"""The game state and the one action that changes it: tap (plus undo and the help setting).
+"""The game state: an immutable value, and the questions it answers (moves.py changes it).
 
 A State is an immutable value. Its board is a small tuple, the *position*: the removed heart
 cards as a bitmask, the free ones (looked up from the removed mask), the stock and waste as one
@@ -8,9 +8,8 @@ positions before the last 100 moves in one tuple; positions share their pile tup
 costs a few kilobytes however long it runs.
 
 >>> state = new_game("HH1-N-AAAAAAM")
->>> state, event = tap(state, "stock")
->>> event, state.moves, state.waste_top
-(<Event.DRAW: 'draw'>, 1, 4)
+>>> state.moves, state.waste_top, len(state.stock), state.free == 1 << 25
+(0, 4, 26, True)
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from enum import StrEnum
 from typing import Literal, TypeAlias
 
 from .codes import deal_for_code, parse_code
-from .errors import ParseError, RuleError
+from .errors import ParseError
 from .geometry import (
     ALL_POSITIONS_MASK,
     COPIES,
@@ -27,7 +26,6 @@ from .geometry import (
     PACK_SIZE,
     RANKS,
     TIP,
-    free_mask,
     iter_bits,
 )
 
@@ -38,7 +36,6 @@ Position: TypeAlias = tuple[int, int, tuple[int, ...], int, int, bool]
 UNDO_LIMIT = 100
 MISMATCH_REASON = "must be same rank"
 MISMATCH_CODE = "same_rank"
-_DIGITS = {str(p): p for p in range(1, HEART_SIZE + 1)}  # "7" -> 7; no signs, spaces or zeros
 
 
 class Event(StrEnum):
@@ -60,6 +57,20 @@ class Event(StrEnum):
         (True, False)
         """
         return self in _MOVES
+
+    @property
+    def reason(self) -> str | None:
+        """Why a tap was refused, for "Ralat langkah" (move errors): only a mismatch has one.
+
+        >>> Event.MISMATCH.reason, Event.MISMATCH.reason_code, Event.PAIR.reason
+        ('must be same rank', 'same_rank', None)
+        """
+        return MISMATCH_REASON if self is Event.MISMATCH else None
+
+    @property
+    def reason_code(self) -> str | None:
+        """The stable code of `reason`, for clients that translate it ("Mesti sama pangkat")."""
+        return MISMATCH_CODE if self is Event.MISMATCH else None
 
 
 _MOVES = frozenset({Event.PAIR, Event.DRAW, Event.REDEAL})
@@ -249,101 +260,6 @@ def new_game(
     return _make(code, heart, pos, None, (), 0, True, False)
 
 
-def parse_target(value: object) -> Target:
-    """A tap target from untrusted input: 1-25 (int or digit string), "stock" or "waste".
-
-    >>> parse_target("7"), parse_target(25), parse_target("waste")
-    (7, 25, 'waste')
-    >>> parse_target(True)
-    Traceback (most recent call last):
-    ...
-    game.engine.errors.ParseError: a target is a position 1-25, "stock" or "waste", not True
-    """
-    if value == "stock" or value == "waste":
-        return "stock" if value == "stock" else "waste"
-    if type(value) is int and 1 <= value <= HEART_SIZE:
-        return value
-    if type(value) is str and value in _DIGITS:
-        return _DIGITS[value]
-    raise ParseError(f'a target is a position 1-{HEART_SIZE}, "stock" or "waste", not {value!r}')
-
-
-def tap(state: State, target: object) -> tuple[State, Event]:
-    """Tap a heart position (1-25), "stock" or "waste"; the new state and what happened.
-
-    A tap the rules ignore (a covered or empty position, an empty waste, anything after a win)
-    returns the same state and Event.NONE; a malformed target raises ParseError.
-
-    >>> state, event = tap(new_game("HH1-N-AAAAAAM"), 1)
-    >>> event
-    <Event.NONE: 'none'>
-    """
-    if type(target) is int and 0 < target <= HEART_SIZE:
-        if state.pos[1] >> target & 1 and state.pos[0] != ALL_POSITIONS_MASK:
-            return _choose(state, target, state.heart[target])
-        return state, Event.NONE
-    if target == "stock":
-        return _tap_stock(state)
-    if target == "waste":
-        turned = state.pos[3]
-        if turned and state.pos[0] != ALL_POSITIONS_MASK:
-            return _choose(state, "waste", state.pos[2][turned - 1])
-        return state, Event.NONE
-    return tap(state, parse_target(target))
-
-
-def _choose(state: State, target: int | Literal["waste"], rank: int) -> tuple[State, Event]:
-    """Selection logic once the tapped card is known to be playable."""
-    selected = state.selected
-    if selected is None:
-        return _with_selected(state, target), Event.SELECTED
-    if selected == target:
-        return _with_selected(state, None), Event.DESELECTED
-    other = state.pos[2][state.pos[3] - 1] if selected == "waste" else state.heart[selected]
-    if other != rank:
-        return _with_selected(state, target), Event.MISMATCH
-    return _pair(state, selected, target), Event.PAIR
-
-
-def _pair(state: State, first: int | Literal["waste"], second: int | Literal["waste"]) -> State:
-    removed, _free, pile, turned, moves, _dead = state.pos
-    for card in (first, second):
-        if card == "waste":
-            pile = pile[: turned - 1] + pile[turned:]
-            turned -= 1
-        else:
-            removed |= 1 << card
-    free = free_mask(removed)
-    dead = _deadlocked(state.heart, removed, free, pile)
-    return _moved(state, (removed, free, pile, turned, moves + 1, dead))
-
-
-def _tap_stock(state: State) -> tuple[State, Event]:
-    removed, free, pile, turned, moves, dead = state.pos
-    if removed == ALL_POSITIONS_MASK or not pile:
-        return state, Event.NONE
-    if turned < len(pile):
-        return _moved(state, (removed, free, pile, turned + 1, moves + 1, dead)), Event.DRAW
-    # Redeal: the whole waste turned over, so the card that lay longest comes up first again.
-    return _moved(state, (removed, free, pile, 0, moves + 1, dead)), Event.REDEAL
-
-
-def _moved(state: State, pos: Position) -> State:
-    history = state.history
-    if len(history) >= UNDO_LIMIT:
-        history = history[1 - UNDO_LIMIT :]
-    return _make(
-        state.code,
-        state.heart,
-        pos,
-        None,
-        history + (state.pos,),
-        state.undos,
-        state.placement_help,
-        state.help_used or state.placement_help,
-    )
-
-
 def _deadlocked(heart: tuple[int, ...], removed: int, free: int, pile: tuple[int, ...]) -> bool:
     """True if no free card can ever pair: no free partner and none of its rank in the pile."""
     if removed == ALL_POSITIONS_MASK:
@@ -355,46 +271,3 @@ def _deadlocked(heart: tuple[int, ...], removed: int, free: int, pile: tuple[int
             return False
         seen |= bit
     return True
-
-
-def undo(state: State) -> State:
-    """Take back the last draw, redeal or pair (up to 100 moves back); clears the selection.
-
-    >>> start = new_game("HH1-N-AAAAAAM")
-    >>> state = undo(tap(start, "stock")[0])
-    >>> state.pos == start.pos, state.undos
-    (True, 1)
-    """
-    if state.won:
-        raise RuleError("the game is won: nothing can be undone")
-    if not state.history:
-        raise RuleError("nothing to undo")
-    history = state.history
-    return _make(
-        state.code,
-        state.heart,
-        history[-1],
-        None,
-        history[:-1],
-        state.undos + 1,
-        state.placement_help,
-        state.help_used,
-    )
-
-
-def set_placement_help(state: State, on: bool) -> State:
-    """Switch "Bantuan penempatan" (placement help) on or off; not a move.
-
-    >>> set_placement_help(new_game("HH1-N-AAAAAAM"), False).placement_help
-    False
-    """
-    return _make(
-        state.code,
-        state.heart,
-        state.pos,
-        state.selected,
-        state.history,
-        state.undos,
-        bool(on),
-        state.help_used,
-    )

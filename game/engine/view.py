@@ -3,7 +3,7 @@
 The view shows the heart, the stock's size, the waste's top and size, and nothing else about the
 pile: the order of the stock, and the waste below its top, never leave the engine.
 
->>> from game.engine.state import new_game
+>>> from game.engine import new_game
 >>> view = public_view(new_game("HH1-N-AAAAAAM"))
 >>> view["heart"][24], view["stock"], view["waste"], view["hints"]
 ({'rank': 12, 'free': True}, 26, {'top': 4, 'size': 1}, [])
@@ -22,7 +22,7 @@ Hint = int | str
 def free_positions(state: State) -> list[int]:
     """The free heart positions, ascending.
 
-    >>> from game.engine.state import new_game
+    >>> from game.engine import new_game
     >>> free_positions(new_game("HH1-N-AAAAAAM"))
     [25]
     """
@@ -33,7 +33,7 @@ def playable_targets(state: State) -> list[int | str]:
     """The taps that can change something: free cards, the waste if it has a card, the stock if
     stock or waste has one. Nothing once the game is won.
 
-    >>> from game.engine.state import new_game
+    >>> from game.engine import new_game
     >>> playable_targets(new_game("HH1-N-AAAAAAM"))
     [25, 'waste', 'stock']
     """
@@ -50,7 +50,7 @@ def playable_targets(state: State) -> list[int | str]:
 def possible_pairs(state: State) -> list[tuple[int, int | str]]:
     """Every pair that could be removed now: two free cards, or a free card and the waste top.
 
-    >>> from game.engine.state import new_game
+    >>> from game.engine import new_game
     >>> possible_pairs(new_game("HH1-N-AAAAAAM"))
     []
     """
@@ -68,7 +68,7 @@ def hints(state: State) -> list[Hint]:
     """Placement help: free positions with a free partner or a partner on the waste top, then
     "waste" if its top pairs with a free card. Empty while the help is off.
 
-    >>> from game.engine.state import new_game, set_placement_help
+    >>> from game.engine import new_game, set_placement_help
     >>> hints(set_placement_help(new_game("HH1-N-AAAAAAM"), False))
     []
     """
@@ -88,7 +88,7 @@ def hints(state: State) -> list[Hint]:
 def public_view(state: State) -> dict[str, Any]:
     """The JSON-ready view DESIGN.md defines; it never reveals the stock order.
 
-    >>> from game.engine.state import new_game
+    >>> from game.engine import new_game
     >>> sorted(public_view(new_game("HH1-N-AAAAAAM")))  # doctest: +NORMALIZE_WHITESPACE
     ['can_undo', 'code', 'deadlocked', 'heart', 'hints', 'moves', 'score', 'selected', 'stock',
      'undos', 'waste', 'won']
