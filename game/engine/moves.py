@@ -22,10 +22,10 @@ from .state import (
     _deadlocked,
     _make,
     _with_selected,
-    new_game,
 )
+from .state import new_game as new_game  # the doctests below start games
 
-__all__ = ["new_game", "parse_target", "set_placement_help", "tap", "undo"]
+__all__ = ["parse_target", "set_placement_help", "tap", "undo"]
 _DIGITS = {str(p): p for p in range(1, HEART_SIZE + 1)}  # "7" -> 7; no signs, spaces or zeros
 
 
@@ -60,7 +60,7 @@ def tap(state: State, target: object) -> tuple[State, Event]:
     """
     if type(target) is int and 0 < target <= HEART_SIZE:
         if state.pos[1] >> target & 1 and state.pos[0] != ALL_POSITIONS_MASK:
-            return _choose(state, target, state.heart[target])
+            return _choose(state, target, state.dealt[target])
         return state, Event.NONE
     if target == "stock":
         return _tap_stock(state)
@@ -79,7 +79,7 @@ def _choose(state: State, target: int | Literal["waste"], rank: int) -> tuple[St
         return _with_selected(state, target), Event.SELECTED
     if selected == target:
         return _with_selected(state, None), Event.DESELECTED
-    other = state.pos[2][state.pos[3] - 1] if selected == "waste" else state.heart[selected]
+    other = state.pos[2][state.pos[3] - 1] if selected == "waste" else state.dealt[selected]
     if other != rank:
         return _with_selected(state, target), Event.MISMATCH
     return _pair(state, selected, target), Event.PAIR
@@ -94,7 +94,7 @@ def _pair(state: State, first: int | Literal["waste"], second: int | Literal["wa
         else:
             removed |= 1 << card
     free = free_mask(removed)
-    dead = _deadlocked(state.heart, removed, free, pile)
+    dead = _deadlocked(state.dealt, removed, free, pile)
     return _moved(state, (removed, free, pile, turned, moves + 1, dead))
 
 
@@ -114,7 +114,7 @@ def _moved(state: State, pos: Position) -> State:
         history = history[1 - UNDO_LIMIT :]
     return _make(
         state.code,
-        state.heart,
+        state.dealt,
         pos,
         None,
         history + (state.pos,),
@@ -139,7 +139,7 @@ def undo(state: State) -> State:
     history = state.history
     return _make(
         state.code,
-        state.heart,
+        state.dealt,
         history[-1],
         None,
         history[:-1],
@@ -157,7 +157,7 @@ def set_placement_help(state: State, on: bool) -> State:
     """
     return _make(
         state.code,
-        state.heart,
+        state.dealt,
         state.pos,
         state.selected,
         state.history,

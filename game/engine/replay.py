@@ -63,7 +63,7 @@ def _apply(state: State, action: int | str) -> State:
     if type(action) is int:
         pos = state.pos
         if pos[1] >> action & 1 and pos[0] != ALL_POSITIONS_MASK:
-            return _choose(state, action, state.heart[action])[0]
+            return _choose(state, action, state.dealt[action])[0]
         return state
     if action == "stock":
         return _tap_stock(state)[0]

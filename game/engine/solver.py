@@ -91,11 +91,11 @@ def solve(
     True
     """
     state = new_game(code_or_deal, key=key)
-    removals = _Search(state.heart).run(0)
+    removals = _Search(state.dealt).run(0)
     if removals is None:
         return None
     removals.reverse()
-    return _plan(removals, list(state.pos[2]), state.pos[3], state.heart)
+    return _plan(removals, list(state.pos[2]), state.pos[3], state.dealt)
 
 
 def _plan(

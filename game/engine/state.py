@@ -81,7 +81,7 @@ class State:
 
     __slots__ = (
         "code",
-        "heart",
+        "dealt",
         "pos",
         "selected",
         "history",
@@ -91,7 +91,7 @@ class State:
     )
 
     code: str | None
-    heart: tuple[int, ...]  # the dealt ranks by position, index 0 unused; removal is in pos
+    dealt: tuple[int, ...]  # the dealt ranks by position, index 0 unused; removal is in pos
     pos: Position
     selected: Selection
     history: tuple[Position, ...]
@@ -111,7 +111,7 @@ class State:
     def _key(self) -> tuple[object, ...]:
         return (
             self.code,
-            self.heart,
+            self.dealt,
             self.pos,
             self.selected,
             self.history,
@@ -178,12 +178,22 @@ class State:
 
     def rank_at(self, position: int) -> int | None:
         """The rank at a heart position, or None once removed."""
-        return None if self.pos[0] >> position & 1 else self.heart[position]
+        return None if self.pos[0] >> position & 1 else self.dealt[position]
+
+    @property
+    def heart(self) -> tuple[int | None, ...]:
+        """The 25 heart cards in position order (index 0 is position 1): rank, or None once removed.
+
+        >>> new_game("HH1-N-AAAAAAM").heart[24]  # the tip
+        12
+        """
+        removed, dealt = self.pos[0], self.dealt
+        return tuple(None if removed >> p & 1 else dealt[p] for p in range(1, HEART_SIZE + 1))
 
 
 def _make(
     code: str | None,
-    heart: tuple[int, ...],
+    dealt: tuple[int, ...],
     pos: Position,
     selected: Selection,
     history: tuple[Position, ...],
@@ -192,7 +202,7 @@ def _make(
     help_used: bool,
 ) -> State:
     state = State.__new__(State)
-    state.code, state.heart, state.pos, state.selected = code, heart, pos, selected
+    state.code, state.dealt, state.pos, state.selected = code, dealt, pos, selected
     state.history, state.undos, state.placement_help, state.help_used = (
         history,
         undos,
@@ -205,7 +215,7 @@ def _make(
 def _with_selected(state: State, selected: Selection) -> State:
     return _make(
         state.code,
-        state.heart,
+        state.dealt,
         state.pos,
         selected,
         state.history,

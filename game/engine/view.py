@@ -54,7 +54,7 @@ def possible_pairs(state: State) -> list[tuple[int, int | str]]:
     >>> possible_pairs(new_game("HH1-N-AAAAAAM"))
     []
     """
-    heart, top = state.heart, state.waste_top
+    heart, top = state.dealt, state.waste_top
     free = free_positions(state)
     pairs: list[tuple[int, int | str]] = []
     for i, p in enumerate(free):
@@ -74,7 +74,7 @@ def hints(state: State) -> list[Hint]:
     """
     if not state.placement_help:
         return []
-    heart, top = state.heart, state.waste_top
+    heart, top = state.dealt, state.waste_top
     free = list(iter_bits(state.pos[1]))
     ranks = [heart[p] for p in free]
     marked: list[Hint] = [
@@ -94,7 +94,7 @@ def public_view(state: State) -> dict[str, Any]:
      'undos', 'waste', 'won']
     """
     removed, free, pile, turned, moves, dead = state.pos
-    heart = state.heart
+    heart = state.dealt
     cells = [
         None if removed >> p & 1 else {"rank": heart[p], "free": free >> p & 1 == 1}
         for p in POSITIONS

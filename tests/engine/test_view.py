@@ -99,3 +99,9 @@ def test_help_used_records_a_move_made_while_placement_help_was_on():
     assert not tap(set_placement_help(start, False), "stock")[0].help_used
     assert not tap(start, 25)[0].help_used  # selecting is not a move
     assert tap(start, "stock")[0].help_used
+
+
+def test_state_heart_lists_ranks_in_position_order_with_none_once_removed():
+    state, _ = play(new_game(SEED_DEAL), "stock", "stock", 25, "waste")
+    assert len(state.heart) == 25 and state.heart[0] == 13 and state.heart[24] is None
+    assert [c and c["rank"] for c in public_view(state)["heart"]] == list(state.heart)
