@@ -1,0 +1,130 @@
+"""Reads for the pages: leaderboards, daily records and players. Nothing here writes."""
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Min, Q, QuerySet
+
+from game.daily import daily_today
+from game.models import DailyDeal, Game, Profile, Result
+from game.ranking import RANK_ORDER
+
+BOARD_SIZE = 100
+RECENT_GAMES = 30
+
+
+def daily_deal_on(day: datetime.date) -> DailyDeal | None:
+    """The daily deal of `day`, if anyone has opened it."""
+    return DailyDeal.objects.filter(date=day).first()
+
+
+def neighbouring_days(deal: DailyDeal) -> tuple[datetime.date | None, datetime.date | None]:
+    """The dates of the daily deals just before and just after `deal`."""
+    deals = DailyDeal.objects.values_list("date", flat=True)
+    before = deals.filter(date__lt=deal.date).order_by("-date").first()
+    after = deals.filter(date__gt=deal.date).order_by("date").first()
+    return before, after
+
+
+def _board(results: QuerySet[Result]) -> list[Result]:
+    return list(results.select_related("player__profile").order_by(*RANK_ORDER)[:BOARD_SIZE])
+
+
+def daily_board(deal: DailyDeal) -> list[Result]:
+    """The day's ranked attempts, best first; practice games are not on it."""
+    return _board(Result.objects.filter(daily=deal, ranked=True))
+
+
+def deal_board(code: str) -> list[Result]:
+    """Everyone's completed games of one canonical code, best first."""
+    return _board(Result.objects.filter(code=code))
+
+
+def profile_named(name: str) -> Profile | None:
+    return Profile.objects.select_related("user").filter(display_name=name).first()
+
+
+def recent_games(user) -> list[Game]:
+    """The player's latest games, newest first, each with its result if it has one."""
+    games = Game.objects.filter(player=user).select_related("result", "daily")
+    return list(games.order_by("-started_at", "-pk")[:RECENT_GAMES])
+
+
+@dataclass(frozen=True)
+class DailyRecord:
+    """One player's record on ranked daily deals."""
+
+    player_id: int
+    display_name: str | None
+    wins: int
+    played: int
+    best_ms: int | None
+    current_streak: int
+    best_streak: int
+
+    @property
+    def win_percent(self) -> int:
+        return round(100 * self.wins / self.played) if self.played else 0
+
+
+def all_time_records() -> list[DailyRecord]:
+    """The all-time board: most daily wins first, then fewer attempts, then best time."""
+    return _records(Result.objects.all())
+
+
+def player_record(user) -> DailyRecord | None:
+    """One player's daily record, or None if they have never finished a ranked daily."""
+    records = _records(Result.objects.filter(player=user))
+    return records[0] if records else None
+
+
+RECORD_ORDER = ("-wins", "played", F("best_ms").asc(nulls_last=True), "display_name")
+
+
+def _records(results: QuerySet[Result]) -> list[DailyRecord]:
+    totals = (
+        results.filter(ranked=True, daily__isnull=False)
+        .values("player_id", display_name=F("player__profile__display_name"))
+        .annotate(
+            wins=Count("pk", filter=Q(won=True)),
+            played=Count("pk"),
+            best_ms=Min("duration_ms", filter=Q(won=True)),
+        )
+        .order_by(*RECORD_ORDER)[:BOARD_SIZE]
+    )
+    streaks = daily_streaks([row["player_id"] for row in totals])
+    return [DailyRecord(**row, **streaks[row["player_id"]]) for row in totals]
+
+
+def daily_streaks(player_ids: list[int]) -> dict[int, dict[str, int]]:
+    """Current and best runs of ranked daily wins over consecutive daily deals.
+
+    The calendar is the daily deals' own: a day with no deal breaks no streak. Today's deal
+    breaks the current streak only once it is lost; until the player finishes it, it waits.
+    """
+    today = daily_today()
+    deals = list(DailyDeal.objects.order_by("date").values_list("pk", "date"))
+    outcomes: dict[int, dict[int, bool]] = defaultdict(dict)
+    finished = Result.objects.filter(ranked=True, player_id__in=player_ids).filter(
+        Q(won=True) | Q(daily__date=today)
+    )
+    for player_id, deal_id, won in finished.values_list("player_id", "daily_id", "won"):
+        outcomes[player_id][deal_id] = won
+    return {pid: _streak(outcomes[pid], deals, today) for pid in player_ids}
+
+
+def _streak(
+    outcomes: dict[int, bool], deals: list[tuple[int, datetime.date]], today: datetime.date
+) -> dict[str, int]:
+    run = best = 0
+    for deal_id, date in deals:
+        won = outcomes.get(deal_id)
+        if won:
+            run += 1
+            best = max(best, run)
+        elif won is None and date >= today:
+            continue
+        else:
+            run = 0
+    return {"current_streak": run, "best_streak": best}
