@@ -1,0 +1,86 @@
+"""Forms of the site: sign up with a public display name, rename, and open a deal by its code."""
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.core.validators import RegexValidator
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from game.engine import ParseError, parse_code
+from game.models import Profile
+
+# Letters of any script, digits, "_", "-" and "."; no spaces or slashes, so a name is its own URL.
+display_name_validator = RegexValidator(
+    r"^[\w.-]+\Z",
+    _("Use letters, digits, dots, dashes and underscores only."),
+)
+
+
+def display_name_field() -> forms.CharField:
+    return forms.CharField(
+        label=_("Display name"),
+        min_length=3,
+        max_length=Profile._meta.get_field("display_name").max_length,
+        validators=[display_name_validator],
+        help_text=_("Shown on leaderboards. Your username stays private."),
+    )
+
+
+def clean_unique_display_name(name: str, profile: Profile | None = None) -> str:
+    """Names differing only by case would let one player pass for another."""
+    taken = Profile.objects.filter(display_name__iexact=name)
+    if profile is not None:
+        taken = taken.exclude(pk=profile.pk)
+    if taken.exists():
+        raise forms.ValidationError(_("That display name is taken."), code="taken")
+    return name
+
+
+class SignupForm(UserCreationForm):
+    """Django's own account form plus the public display name."""
+
+    display_name = display_name_field()
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "display_name")
+
+    def clean_display_name(self) -> str:
+        return clean_unique_display_name(self.cleaned_data["display_name"])
+
+    @transaction.atomic
+    def save(self):
+        user = super().save()
+        Profile.objects.create(user=user, display_name=self.cleaned_data["display_name"])
+        return user
+
+
+class DisplayNameForm(forms.ModelForm):
+    """Change (or, for an account made elsewhere, choose) the public display name."""
+
+    display_name = display_name_field()
+
+    class Meta:
+        model = Profile
+        fields = ("display_name",)
+
+    def clean_display_name(self) -> str:
+        profile = self.instance if self.instance.pk else None
+        return clean_unique_display_name(self.cleaned_data["display_name"], profile)
+
+
+class DealCodeForm(forms.Form):
+    """A deal code typed by hand: any case, any spaces; the clean value is canonical."""
+
+    code = forms.CharField(
+        label=_("Deal code"),
+        max_length=40,
+        widget=forms.TextInput(
+            attrs={"placeholder": "HH1-N-ABCDEFG", "autocapitalize": "characters"}
+        ),
+    )
+
+    def clean_code(self) -> str:
+        try:
+            return parse_code(self.cleaned_data["code"])
+        except ParseError as error:
+            raise forms.ValidationError(str(error), code="malformed") from error

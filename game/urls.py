@@ -1,0 +1,43 @@
+"""The site's pages: DESIGN.md lists them; the play routes live in game.views.play."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from game.views import accounts, home, leaderboards, play, players
+
+auth_urlpatterns = [
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(template_name="accounts/login.html"),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password_change/",
+        auth_views.PasswordChangeView.as_view(template_name="accounts/password_change.html"),
+        name="password_change",
+    ),
+    path(
+        "accounts/password_change/done/",
+        auth_views.PasswordChangeDoneView.as_view(
+            template_name="accounts/password_change_done.html"
+        ),
+        name="password_change_done",
+    ),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/profile/", accounts.profile, name="profile"),
+]
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("deal/", home.open_deal, name="open_deal"),
+    path("daily/", play.daily, name="daily"),
+    path("play/new/", play.new, name="play_new"),
+    path("play/<str:code>/", play.play, name="play"),
+    *auth_urlpatterns,
+    path("leaderboard/daily/", leaderboards.daily_today, name="daily_leaderboard"),
+    path("leaderboard/daily/<str:day>/", leaderboards.daily_on, name="daily_leaderboard_on"),
+    path("leaderboard/deal/<str:code>/", leaderboards.deal, name="deal_leaderboard"),
+    path("leaderboard/all-time/", leaderboards.all_time, name="all_time_leaderboard"),
+    path("players/<str:name>/", players.player, name="player"),
+]

@@ -1,0 +1,120 @@
+"""Every page renders for anyone, in the site's layout, with no inline script."""
+
+import datetime
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from game.daily import daily_today
+from game.models import DailyDeal, Profile
+
+pytestmark = pytest.mark.django_db
+
+CODE = "HH1-N-AAAAAAM"
+YESTERDAY = daily_today() - datetime.timedelta(days=1)
+PUBLIC_PAGES = [
+    "/",
+    "/leaderboard/daily/",
+    f"/leaderboard/daily/{YESTERDAY.isoformat()}/",
+    f"/leaderboard/deal/{CODE}/",
+    "/leaderboard/all-time/",
+    "/players/Ann/",
+    "/accounts/login/",
+    "/accounts/signup/",
+]
+ACCOUNT_PAGES = [
+    "/accounts/profile/",
+    "/accounts/password_change/",
+    "/accounts/password_change/done/",
+]
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.IGNORECASE)
+INLINE_HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.IGNORECASE)
+
+
+@pytest.fixture(autouse=True)
+def site(settings):
+    """English pages; a player, and the deals of today and yesterday (no solver run needed)."""
+    settings.LANGUAGE_CODE = "en"
+    user = get_user_model().objects.create_user(username="ann", password="heart-shaped-42")
+    Profile.objects.create(user=user, display_name="Ann")
+    DailyDeal.objects.create(date=daily_today(), code="HH1-D-TODAYXX")
+    DailyDeal.objects.create(date=YESTERDAY, code="HH1-D-YESTERD")
+    return user
+
+
+def assert_site_page(response):
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert 'href="/static/site/site.css"' in content
+    assert 'action="/i18n/setlang/"' in content
+    assert not INLINE_SCRIPT.search(content)
+    assert not INLINE_HANDLER.search(content)
+    return content
+
+
+@pytest.mark.parametrize("url", PUBLIC_PAGES)
+def test_public_pages_render_for_anonymous_visitors(client, url):
+    content = assert_site_page(client.get(url))
+    assert 'href="/accounts/login/' in content and 'href="/accounts/signup/"' in content
+
+
+@pytest.mark.parametrize("url", PUBLIC_PAGES + ACCOUNT_PAGES)
+def test_every_page_renders_for_a_logged_in_player(client, site, url):
+    client.force_login(site)
+    content = assert_site_page(client.get(url))
+    assert 'action="/accounts/logout/"' in content
+    assert 'href="/accounts/profile/">Ann<' in content
+
+
+@pytest.mark.parametrize("url", ACCOUNT_PAGES)
+def test_account_pages_send_anonymous_visitors_to_log_in(client, url):
+    response = client.get(url)
+    assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+
+
+def test_the_header_links_the_daily_deal_a_new_game_and_the_leaderboards(client):
+    content = client.get("/").content.decode()
+    for href in ("/daily/", "/play/new/", "/leaderboard/daily/"):
+        assert f'href="{href}"' in content
+
+
+def test_the_home_page_offers_both_games_and_a_code_form(client):
+    content = client.get("/").content.decode()
+    assert "Play today's deal" in content and "New game" in content
+    assert 'action="/deal/#deal-code"' in content and 'name="code"' in content
+
+
+@pytest.mark.parametrize("typed", [CODE, "hh1-n-aaaaaam", " hh1 n aaaaaam "])
+def test_a_typed_code_opens_its_canonical_board(client, typed):
+    response = client.get("/deal/", {"code": typed, "to": "play"})
+    assert response.status_code == 302 and response.url == f"/play/{CODE}/"
+
+
+def test_a_typed_code_can_open_its_leaderboard(client):
+    response = client.get("/deal/", {"code": "hh1-n-aaaaaam", "to": "leaderboard"})
+    assert response.status_code == 302 and response.url == f"/leaderboard/deal/{CODE}/"
+
+
+@pytest.mark.parametrize(
+    ("typed", "problem"),
+    [("", "This field is required."), ("HH9-N-AAAAAAA", "unknown deal version 9")],
+)
+def test_a_bad_typed_code_is_explained_on_the_form(client, typed, problem):
+    response = client.get("/deal/", {"code": typed, "to": "play"})
+    assert response.status_code == 400
+    assert problem in response.content.decode()
+
+
+def test_switching_the_language(client):
+    response = client.post("/i18n/setlang/", {"language": "ms", "next": "/leaderboard/all-time/"})
+    assert response.status_code == 302 and response.url == "/leaderboard/all-time/"
+    content = client.get("/").content.decode()
+    assert '<html lang="ms">' in content
+    assert re.search(r'value="ms"[^>]*aria-pressed="true"', content)
+
+
+def test_an_unknown_address_gets_the_sites_404_page(client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert "Page not found" in response.content.decode()
