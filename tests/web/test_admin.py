@@ -1,0 +1,79 @@
+"""The admin shows games with their logs, results, daily deals and profiles to a superuser."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from game.models import Action, DailyDeal, Game, Profile, Result
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game():
+    """A won daily game with a two-action log and its result."""
+    player = User.objects.create_user(username="ann", password="heart-shaped-42")
+    Profile.objects.create(user=player, display_name="Ann")
+    deal = DailyDeal.objects.create(date=timezone.localdate(), code="HH1-D-AAAAAAB")
+    now = timezone.now()
+    game = Game.objects.create(
+        player=player,
+        code=deal.code,
+        daily=deal,
+        ranked=True,
+        status=Game.Status.WON,
+        started_at=now,
+        finished_at=now,
+        action_count=2,
+    )
+    Action.objects.bulk_create(
+        Action(game=game, index=i, action=a, at=now) for i, a in enumerate(["stock", "25"])
+    )
+    Result.objects.create(
+        game=game,
+        player=player,
+        code=deal.code,
+        daily=deal,
+        ranked=True,
+        won=True,
+        score=250,
+        moves=1,
+        undos=0,
+        placement_help=False,
+        duration_ms=61_000,
+        finished_at=now,
+    )
+    return game
+
+
+@pytest.mark.parametrize("model", ["game", "result", "dailydeal", "profile"])
+def test_admin_lists_load_and_search(admin_client, game, model):
+    assert admin_client.get(f"/admin/game/{model}/").status_code == 200
+    assert admin_client.get(f"/admin/game/{model}/", {"q": "AAAAAAB"}).status_code == 200
+
+
+def test_a_game_shows_its_action_log_read_only(admin_client, game):
+    response = admin_client.get(f"/admin/game/game/{game.pk}/change/")
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert "stock" in content and 'name="actions-0-action"' not in content
+
+
+def test_results_show_the_time_and_cannot_be_edited(admin_client, game):
+    assert "1:01" in admin_client.get("/admin/game/result/").content.decode()
+    assert admin_client.get("/admin/game/result/add/").status_code == 403
+    response = admin_client.post(f"/admin/game/result/{game.result.pk}/change/", {"score": 0})
+    assert response.status_code == 403
+    assert Result.objects.get().score == 250
+
+
+def test_a_profile_can_be_renamed(admin_client, game):
+    profile = Profile.objects.get()
+    response = admin_client.get(f"/admin/game/profile/{profile.pk}/change/")
+    assert response.status_code == 200
+    assert 'name="display_name"' in response.content.decode()
+
+
+def test_the_admin_needs_staff(client, game):
+    response = client.get("/admin/game/game/")
+    assert response.status_code == 302 and "/admin/login/" in response.url
