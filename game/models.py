@@ -1,6 +1,6 @@
 """Persistence: a game is its deal code plus its action log; everything else is derived.
 
-Only game/services.py writes these rows, so no path forgets a check or a broadcast.
+Only game/services/ writes these rows, so no path forgets a check or a broadcast.
 """
 
 from django.conf import settings

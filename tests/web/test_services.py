@@ -1,11 +1,14 @@
 """The use cases: opening games, taps, undo, help, resign, new game, results and their rank."""
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
 
 from game import engine, services
 from game.models import Action, Game, Result
@@ -237,3 +240,45 @@ def test_the_audit_agrees_with_honest_results_and_finds_a_forged_one(player, win
     with pytest.raises(CommandError):
         call_command("audit_results")
     assert "score is 250, the replay says 0" in capsys.readouterr().err
+
+
+def in_threads(count, work):
+    """Run `work()` in `count` threads started together; their results."""
+    barrier = threading.Barrier(count)
+
+    def run():
+        barrier.wait()
+        try:
+            return work()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(lambda _: run(), range(count)))
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_tabs_opening_a_code_at_once_share_one_game(player):
+    games = in_threads(8, lambda: services.game_open(player=player, code=CODE))
+    assert len({game.pk for game in games}) == 1 and Game.objects.count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_tabs_tapping_at_once_store_each_move_once(player):
+    game = services.game_open(player=player, code=CODE)
+    seqs = iter(range(1, 9))
+
+    def draw():
+        try:
+            return services.game_tap(player=player, game_id=game.pk, seq=next(seqs), target="stock")
+        except GameError as error:
+            return error.code
+
+    replies = in_threads(8, draw)
+    errors = [reply for reply in replies if isinstance(reply, str)]
+    last_seq, count, actions = log(game)
+    assert count == 8 - len(errors) >= 1 and actions == ["stock"] * count
+    assert set(errors) <= {"duplicate_seq"}
+    assert engine.replay(CODE, actions, key=settings.DEAL_KEY).moves == count
