@@ -17,15 +17,14 @@ export function focusTarget(nodes, t, { move = true } = {}) {
   if (move) nodes.get(t)?.focus();
 }
 
-/** After a card leaves, keep the tab stop on the nearest card still on the table. */
-export function keepTabStop(nodes) {
+/** After a card leaves, keep the tab stop (and the focus, if it was there: `focused`) on the
+ * nearest card still on the table. */
+export function keepTabStop(nodes, focused) {
   const current = [...nodes].find(([, n]) => n.tabIndex === 0);
   if (current && !current[1].disabled) return;
-  const had = current && document.activeElement === current[1];
   const from = current ? current[0] : 25;
-  const present = focusable(nodes);
-  const nearest = present.sort((a, b) => distance(from, a) - distance(from, b))[0];
-  focusTarget(nodes, nearest, { move: had });
+  const nearest = focusable(nodes).sort((a, b) => distance(from, a) - distance(from, b))[0];
+  focusTarget(nodes, nearest, { move: Boolean(current) && focused === current[1] });
 }
 
 function distance(a, b) {

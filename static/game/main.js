@@ -56,16 +56,22 @@ function boot() {
   const ui = collectUi(root);
   const state = createState(readJson("h2h-view"), readJson("h2h-game"));
   const sync = () => {
+    const focused = document.activeElement;
     render(ui, state);
-    keepTabStop(ui.nodes);
+    keepTabStop(ui.nodes, focused);
     syncWindows(ui, state);
   };
 
+  let frames = 0;
+
   function onFrame(frame) {
+    // Counted on the element so tests and tools can wait for the server's answer.
+    root.dataset.frames = String(++frames);
     if (frame.type === "error") return onError(frame);
     if (frame.type !== "state" || !frame.view) return;
     const wasEnd = endNotice(state);
     applyFrame(state, frame);
+    root.dataset.event = frame.event || "state";
     if (frame.event === "mismatch" && state.settings.moveErrors) {
       const text = frame.reason === "same_rank" ? gettext("Must be same rank") : frame.message;
       if (text) toast(ui.toast, text);

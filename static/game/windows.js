@@ -40,7 +40,8 @@ function fillWin(dialog, state) {
   fill(dialog, "score", String(view.score));
   const rank = game.result?.rank;
   const of = game.result?.of;
-  fill(dialog, "rank", rank ? (of ? `#${rank} / ${of}` : `#${rank}`) : "–");
+  fill(dialog, "rank", rank ? `#${rank}` : "–");
+  fill(dialog, "rank-of", rank && of ? interpolate(gettext("of %(n)s"), { n: of }) : "");
   const undos = view.undos || 0;
   fill(dialog, "note", undos ? interpolate(ngettext("%(n)s undo", "%(n)s undos", undos), { n: undos }) : "");
   const url = `${location.origin}/play/${view.code}/`;

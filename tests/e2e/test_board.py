@@ -1,0 +1,203 @@
+"""The board in a real browser: tapping, settings, the piles, and the windows at the end."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from game import engine
+from tests.e2e import deals
+from tests.e2e.conftest import PHONE
+
+pytestmark = pytest.mark.e2e
+
+
+def test_logging_in_opens_the_daily_deal(open_page, artifacts):
+    board = open_page("ana", "/daily/")
+    assert re.fullmatch(r"HH1-D-[A-Z]{7}", board.code)
+    expect(board.page.locator(".h2h-code .h2h-k")).to_have_text(re.compile("Ranked"))
+    expect(board.page.locator(".h2h-heart .playcard:not(.gone)")).to_have_count(26)
+    board.shot(artifacts / "start-desktop.png")
+
+
+def test_only_the_tip_is_free_and_a_covered_card_ignores_taps(open_page):
+    board = open_page("ana", "/play/HH1-N-AAAAAAM/")
+    assert board.with_class("free") == [25, "waste"]
+    assert "covered" in board.classes(1)
+    assert board.tap(1) == "none"
+    assert board.with_class("selected") == []
+    expect(board.at(1)).to_have_attribute("aria-label", re.compile(r"of hearts, covered$"))
+    expect(board.at(25)).to_have_attribute("aria-label", re.compile(r"of hearts, free"))
+
+
+def test_tapping_the_tip_selects_it_and_tapping_again_deselects_it(open_page):
+    board = open_page("ben", f"/play/{deals.code_where(deals.playable, seed=11)}/")
+    assert board.tap(25) == "selected"
+    assert board.with_class("selected") == [25]
+    expect(board.at(25)).to_have_attribute("aria-pressed", "true")
+    assert board.tap(25) == "deselected"
+    assert board.with_class("selected") == []
+
+
+def mismatch_code():
+    return deals.code_where(deals.tip_mismatches_waste, seed=12)
+
+
+def test_a_mismatch_moves_the_selection_silently_without_move_errors(open_page):
+    board = open_page("cai", f"/play/{mismatch_code()}/")
+    board.tap(25)
+    assert board.tap("waste") == "mismatch"
+    assert board.with_class("selected") == ["waste"]
+    expect(board.page.locator(".h2h-toast")).to_be_hidden()
+
+
+def test_a_mismatch_says_must_be_same_rank_with_move_errors_on(open_page):
+    board = open_page("cai", f"/play/{mismatch_code()}/", locale="ms-MY")
+    board.toggle_setting("moveErrors", True)
+    board.tap(25)
+    assert board.tap("waste") == "mismatch"
+    expect(board.page.locator(".h2h-toast")).to_have_text("Mesti sama pangkat")
+
+
+def test_placement_help_circles_partners_and_darkens_non_matching_cards(open_page, artifacts):
+    code = deals.code_where(deals.tip_matches_waste, seed=13)
+    board = open_page("dina", f"/play/{code}/")
+    assert board.with_class("hint") == [25, "waste"]
+    board.tap("stock")  # the new waste top no longer matches the tip
+    assert board.with_class("hint") == []
+    board.undo()
+    board.tap(25)
+    dimmed = board.with_class("dim")
+    tip = deals.new_game(code).heart[24]
+    same_rank = [p for p in range(1, 25) if deals.new_game(code).heart[p - 1] == tip]
+    assert set(dimmed) == set(range(1, 25)) - set(same_rank)
+    board.shot(artifacts / "help-desktop.png")
+    board.toggle_setting("placementHelp", False)
+    assert board.with_class("hint") == []
+    assert board.with_class("dim") == []
+
+
+def test_drawing_through_the_whole_stock_then_redealing(open_page):
+    board = open_page("eli", f"/play/{deals.code_where(deals.playable, seed=14)}/")
+    for left in range(25, -1, -1):
+        assert board.tap("stock") == "draw"
+        expect(board.at("stock")).to_have_attribute("aria-label", re.compile(f"{left} card|empty"))
+    assert "redeal" in board.classes("stock")
+    expect(board.at("waste").locator(".count")).to_have_text("27")
+    assert board.tap("stock") == "redeal"
+    expect(board.at("stock").locator(".count")).to_have_text("27")
+    assert "empty" in board.classes("waste")
+    assert board.stat("moves") == "27"
+
+
+def test_winning_the_daily_deal_along_the_solvers_plan(open_page, artifacts):
+    board = open_page("ben", "/daily/")
+    plan = engine.solve(board.code, key=deals.DEAL_KEY)
+    board.play(plan[: len(plan) // 2])
+    board.shot(artifacts / "mid-game-desktop.png")
+    board.play(plan[len(plan) // 2 :])
+    win = board.page.locator("#h2h-win")
+    expect(win).to_be_visible()
+    expect(win.locator("[data-slot=score]")).to_have_text("250")
+    expect(win.locator("[data-slot=rank]")).to_have_text(re.compile(r"#1"))
+    share = win.locator("[data-slot=share]").input_value()
+    assert board.code in share and "250" in share
+    board.shot(artifacts / "win-desktop.png")
+    win.locator("[data-slot=leaderboard]").click()
+    expect(board.page.locator("main")).to_contain_text("Ben")
+
+
+def test_the_deadlock_window_then_undo_leaves_it(open_page, artifacts):
+    code, taps = deals.deadlock_path()
+    board = open_page("ana", f"/play/{code}/")
+    board.play(taps)
+    window = board.page.locator("#h2h-deadlock")
+    expect(window).to_be_visible()
+    expect(window).to_contain_text("No more moves possible")
+    board.shot(artifacts / "deadlock-desktop.png")
+    before = board.frames()
+    window.locator("[data-action=undo]").click()
+    board.answered(before)
+    expect(window).to_be_hidden()
+    assert board.root.get_attribute("class").split().count("over") == 0
+
+
+def test_keyboard_only_play(open_page):
+    code = deals.code_where(deals.tip_matches_waste, seed=15)
+    board = open_page("ben", f"/play/{code}/")
+    page = board.page
+    page.keyboard.press("Tab")
+    while not page.evaluate("document.activeElement.dataset.target"):
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.target") == "25"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.target") == "waste"
+    assert board.press("Enter") == "selected"
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.dataset.target") == "25"
+    assert board.press("Space") == "pair"
+    assert board.stat("score") == "10"
+    assert page.evaluate("document.activeElement.dataset.target") in {"23", "24"}
+    assert board.press("d") == "draw"
+    assert board.press("u") == "undo"
+    assert board.press("Control+z") == "undo"
+    assert board.stat("score") == "0"
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.target") == "25"
+
+
+def test_english_and_malay_pages(open_page):
+    english = open_page("cai", "/daily/", locale="en-US")
+    expect(english.page.locator("[data-setting=placementHelp] + span")).to_have_text("Placement help")
+    expect(english.at(25)).to_have_attribute("aria-label", re.compile("of hearts, free"))
+    malay = open_page("cai", "/daily/", locale="ms-MY")
+    expect(malay.page.locator("[data-setting=placementHelp] + span")).to_have_text("Bantuan penempatan")
+    expect(malay.page.locator("[data-setting=moveErrors] + span")).to_have_text("Ralat langkah")
+    expect(malay.at(25)).to_have_attribute("aria-label", re.compile("hati, bebas"))
+    expect(malay.page.locator("[data-action=undo]").first).to_contain_text("Nyahbuat")
+
+
+def test_a_phone_plays_by_touch_without_scrolling(open_page, artifacts):
+    code, plan = deals.winnable_plan(seed=16, longest=100)
+    board = open_page("dina", f"/play/{code}/", device=PHONE)
+    page = board.page
+    board.shot(artifacts / "start-phone.png")
+    heart = page.locator(".h2h-table").bounding_box()
+    assert heart["x"] >= 0 and heart["x"] + heart["width"] <= 360
+    assert heart["y"] + heart["height"] <= 740
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    rank_px = page.eval_on_selector(".playcard .rk", "n => parseFloat(getComputedStyle(n).fontSize)")
+    assert rank_px >= 18
+    for i, action in enumerate(plan):
+        board.tap(action, touch=True)
+        if i == len(plan) // 2:
+            board.shot(artifacts / "mid-game-phone.png")
+    expect(page.locator("#h2h-win")).to_be_visible()
+    board.shot(artifacts / "win-phone.png")
+
+
+def test_deadlock_on_a_phone(open_page, artifacts):
+    code, taps = deals.deadlock_path(seed=17)
+    board = open_page("eli", f"/play/{code}/", device=PHONE)
+    for target in taps:
+        board.tap(target, touch=True)
+    expect(board.page.locator("#h2h-deadlock")).to_be_visible()
+    board.shot(artifacts / "deadlock-phone.png")
+
+
+def test_the_board_reconnects_after_the_server_restarts(open_page, server):
+    code = deals.code_where(deals.playable, seed=18)
+    board = open_page("eli", f"/play/{code}/")
+    board.tap("stock")
+    board.tap("stock")
+    server.stop()
+    expect(board.page.locator(".h2h-offline")).to_be_visible()
+    expect(board.page.locator("[data-action=undo]").first).to_be_disabled()
+    server.start()
+    expect(board.page.locator(".h2h-offline")).to_be_hidden(timeout=15000)
+    assert board.stat("moves") == "2"
+    assert board.tap("stock") == "draw"
+    assert board.stat("moves") == "3"
+    board.page.reload()
+    board.wait_ready()
+    assert board.stat("moves") == "3"
