@@ -78,6 +78,15 @@ def test_daily_board_ranks_by_score_then_time_then_moves(client):
     assert names(response) == ["fast", "fast_more_moves", "slow", "lost"]
 
 
+def test_todays_board_before_anyone_has_played_shows_the_days_code(client):
+    response = client.get("/leaderboard/daily/")
+    assert response.status_code == 200
+    deal = response.context["deal"]
+    assert deal.date == daily_today() and deal.code.startswith("HH1-D-")
+    assert response.context["results"] == []
+    assert "No ranked result yet." in response.content.decode()
+
+
 def test_daily_board_shows_times_as_minutes_and_seconds_and_a_play_link_per_row(client):
     deal = make_deal(0)
     finish(make_player("ann"), deal=deal, seconds=83)

@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.template.loader import render_to_string
 
 from game.daily import daily_today
 from game.models import DailyDeal, Profile
@@ -79,6 +80,11 @@ def test_the_header_links_the_daily_deal_a_new_game_and_the_leaderboards(client)
         assert f'href="{href}"' in content
 
 
+def test_the_header_marks_the_leaderboards_while_on_one(client):
+    content = client.get("/leaderboard/all-time/").content.decode()
+    assert 'href="/leaderboard/daily/" aria-current="page"' in content
+
+
 def test_the_home_page_offers_both_games_and_a_code_form(client):
     content = client.get("/").content.decode()
     assert "Play today's deal" in content and "New game" in content
@@ -118,3 +124,7 @@ def test_an_unknown_address_gets_the_sites_404_page(client):
     response = client.get("/no-such-page/")
     assert response.status_code == 404
     assert "Page not found" in response.content.decode()
+
+
+def test_the_server_error_page_renders_without_a_request():
+    assert "Something went wrong" in render_to_string("500.html")
