@@ -67,7 +67,7 @@ class Game(models.Model):
                 fields=["player", "daily"],
                 condition=models.Q(ranked=True),
                 name="one_ranked_game_per_player_and_daily_deal",
-            )
+            ),
         ]
 
     def __str__(self) -> str:
