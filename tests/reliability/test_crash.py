@@ -1,0 +1,12 @@
+"""kill -9 at random moments loses no acknowledged move and applies none twice."""
+
+import pytest
+
+from bench import crash
+
+pytestmark = pytest.mark.slow
+
+
+def test_killing_the_server_at_random_moments_loses_and_doubles_nothing():
+    report = crash.run(trials=20, player_count=3, seed=7)
+    assert report["problems"] == []
