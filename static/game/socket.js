@@ -61,6 +61,9 @@ export class Connection {
       return;
     }
     if (frame.seq != null) this.unacked.delete(frame.seq);
+    // Another tab may have stored actions: number on past the game's last stored seq.
+    const last = Number(frame.game?.last_seq);
+    if (last >= this.nextSeq) this.nextSeq = last + 1;
     const greeting = frame.type === "state" && !this.greeted;
     if (greeting) this.greet(frame);
     this.onFrame(frame);
@@ -73,9 +76,8 @@ export class Connection {
   greet(frame) {
     this.greeted = true;
     this.attempts = 0;
-    const last = Number(frame.game?.last_seq) || 0;
     const pending = [...this.unacked.keys()].map((seq) => seq + 1);
-    this.nextSeq = Math.max(this.nextSeq, last + 1, ...pending);
+    this.nextSeq = Math.max(this.nextSeq, ...pending);
   }
 
   closed(ws, event) {

@@ -153,12 +153,14 @@ PHONE = {
 
 @pytest.fixture
 def open_page(server, browser, logins):
-    """open_page(user, path, locale="en-US", **context) -> a Board on that page, logged in."""
+    """open_page(user, path, locale=, device=, setup=) -> a Board on that page, logged in.
+
+    `setup(page)` runs before the page loads, e.g. to route its websocket."""
     from tests.e2e.board import Board, log_in
 
     contexts = []
 
-    def open_page(user, path, *, locale="en-US", device=DESKTOP, **options):
+    def open_page(user, path, *, locale="en-US", device=DESKTOP, setup=None, **options):
         context = browser.new_context(
             base_url=server.url,
             locale=locale,
@@ -173,6 +175,8 @@ def open_page(server, browser, logins):
         if user not in logins:
             log_in(page, user, PASSWORD)
             logins[user] = context.storage_state()
+        if setup:
+            setup(page)
         board = Board(page, errors)
         board.open(path)
         return board

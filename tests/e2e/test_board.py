@@ -1,5 +1,6 @@
 """The board in a real browser: tapping, settings, the piles, and the windows at the end."""
 
+import json
 import re
 
 import pytest
@@ -148,10 +149,14 @@ def test_keyboard_only_play(open_page):
 
 def test_english_and_malay_pages(open_page):
     english = open_page("cai", "/daily/", locale="en-US")
-    expect(english.page.locator("[data-setting=placementHelp] + span")).to_have_text("Placement help")
+    expect(english.page.locator("[data-setting=placementHelp] + span")).to_have_text(
+        "Placement help"
+    )
     expect(english.at(25)).to_have_attribute("aria-label", re.compile("of hearts, free"))
     malay = open_page("cai", "/daily/", locale="ms-MY")
-    expect(malay.page.locator("[data-setting=placementHelp] + span")).to_have_text("Bantuan penempatan")
+    expect(malay.page.locator("[data-setting=placementHelp] + span")).to_have_text(
+        "Bantuan penempatan"
+    )
     expect(malay.page.locator("[data-setting=moveErrors] + span")).to_have_text("Ralat langkah")
     expect(malay.at(25)).to_have_attribute("aria-label", re.compile("hati, bebas"))
     expect(malay.page.locator("[data-action=undo]").first).to_contain_text("Nyahbuat")
@@ -166,7 +171,9 @@ def test_a_phone_plays_by_touch_without_scrolling(open_page, artifacts):
     assert heart["x"] >= 0 and heart["x"] + heart["width"] <= 360
     assert heart["y"] + heart["height"] <= 740
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    rank_px = page.eval_on_selector(".playcard .rk", "n => parseFloat(getComputedStyle(n).fontSize)")
+    rank_px = page.eval_on_selector(
+        ".playcard .rk", "n => parseFloat(getComputedStyle(n).fontSize)"
+    )
     assert rank_px >= 18
     for i, action in enumerate(plan):
         board.tap(action, touch=True)
@@ -201,3 +208,47 @@ def test_the_board_reconnects_after_the_server_restarts(open_page, server):
     board.page.reload()
     board.wait_ready()
     assert board.stat("moves") == "3"
+
+
+class DropFirstDrawAnswer:
+    """Proxy the play socket, and cut it where the server's answer to the first draw would
+    arrive: the move is stored, but the board never hears so. Records what the board sent."""
+
+    def __init__(self):
+        self.dropped = False
+        self.sent = []
+
+    def __call__(self, page):
+        page.route_web_socket(re.compile(r"/ws/play/"), self.route)
+
+    def route(self, ws):
+        server = ws.connect_to_server()
+
+        def from_page(message):
+            self.sent.append(json.loads(message))
+            server.send(message)
+
+        def from_server(message):
+            if not self.dropped and json.loads(message).get("event") == "draw":
+                self.dropped = True
+                ws.close(code=4000, reason="test")
+                return
+            ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+
+def test_a_move_whose_answer_was_lost_is_resent_once_and_applied_once(open_page):
+    code = deals.code_where(deals.playable, seed=19)
+    proxy = DropFirstDrawAnswer()
+    board = open_page("dina", f"/play/{code}/", setup=proxy)
+    board.page.locator("[data-target=stock]").click()
+    expect(board.page.locator(".h2h-offline")).to_be_visible()
+    expect(board.page.locator(".h2h-offline")).to_be_hidden()
+    expect(board.page.locator("[data-stat=moves]")).to_have_text("1")
+    assert board.tap("stock") == "draw"
+    assert board.stat("moves") == "2"
+    draws = [frame["seq"] for frame in proxy.sent if frame.get("target") == "stock"]
+    assert len(draws) == 3 and draws[0] == draws[1] < draws[2]
+    expect(board.page.locator(".h2h-toast")).to_be_hidden()
