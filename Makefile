@@ -37,9 +37,10 @@ test: $(STAMP) chromium
 test-sqlite:
 	$(PY) -m pytest -q
 
-# The web, realtime and reliability tests again on PostgreSQL + Redis.
+# The web tests again, and the reliability tests that need them, on PostgreSQL + Redis.
 test-scaled:
-	H2H_DATABASE_URL=$(PG_URL) H2H_REDIS_URL=$(REDIS_URL) $(PY) -m pytest -q tests/web -m "not e2e"
+	H2H_DATABASE_URL=$(PG_URL) H2H_REDIS_URL=$(REDIS_URL) $(PY) -m pytest -q tests/web tests/reliability \
+	    -m "not e2e and (not slow or postgres or redis)"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
