@@ -82,6 +82,7 @@ function paintHeartCard(node, state, t) {
     return;
   }
   setText(node.firstChild, faceLabel(entry.rank));
+  toggle(node, "ten", entry.rank === 10);
   toggle(node, "free", entry.free);
   toggle(node, "covered", !entry.free);
   toggle(node, "selected", selected);
@@ -132,6 +133,7 @@ function paintWaste(node, state) {
   toggle(node, "hint", isHinted(state, "waste"));
   toggle(node, "dim", isDimmed(state, "waste"));
   setText(node.firstChild, faceLabel(view.waste.top));
+  toggle(node, "ten", view.waste.top === 10);
   setText(node.lastChild, view.waste.size ? String(view.waste.size) : "");
   node.setAttribute("aria-pressed", String(selected));
   node.setAttribute("aria-label", wasteLabel(view, selected ? [gettext("selected")] : []));

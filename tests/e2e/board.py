@@ -49,9 +49,11 @@ class Board:
         return self.root.get_attribute("data-event") or ""
 
     def answered(self, before: int) -> None:
-        """Wait for the server's answer to the action sent after `before` frames."""
+        """Wait for a frame after the first `before`, and for every action to be answered."""
         self.page.wait_for_function(
-            "n => Number(document.getElementById('board').dataset.frames) > n", arg=before
+            "n => { const b = document.getElementById('board').dataset;"
+            " return Number(b.frames) > n && b.pending === '0'; }",
+            arg=before,
         )
 
     def _paced(self) -> None:

@@ -172,6 +172,7 @@ def open_page(server, browser, logins):
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: csp_violation(message, errors))
         if user not in logins:
             log_in(page, user, PASSWORD)
             logins[user] = context.storage_state()
@@ -186,6 +187,11 @@ def open_page(server, browser, logins):
     for context in contexts:
         context.close()
     assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def csp_violation(message, errors: list[str]) -> None:
+    if message.type == "error" and "Content Security Policy" in message.text:
+        errors.append(message.text)
 
 
 @pytest.fixture(scope="session")

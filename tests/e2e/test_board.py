@@ -1,5 +1,6 @@
 """The board in a real browser: tapping, settings, the piles, and the windows at the end."""
 
+import datetime
 import json
 import re
 
@@ -19,6 +20,8 @@ def test_logging_in_opens_the_daily_deal(open_page, artifacts):
     expect(board.page.locator(".h2h-code .h2h-k")).to_have_text(re.compile("Ranked"))
     expect(board.page.locator(".h2h-heart .playcard:not(.gone)")).to_have_count(26)
     board.shot(artifacts / "start-desktop.png")
+    board.page.locator("[data-action=copy-code]").click()
+    expect(board.page.locator("[data-action=copy-code] [data-slot=copied]")).to_have_text("Copied")
 
 
 def test_only_the_tip_is_free_and_a_covered_card_ignores_taps(open_page):
@@ -76,6 +79,10 @@ def test_placement_help_circles_partners_and_darkens_non_matching_cards(open_pag
     board.toggle_setting("placementHelp", False)
     assert board.with_class("hint") == []
     assert board.with_class("dim") == []
+    board.page.reload()
+    board.wait_ready()
+    expect(board.page.locator("[data-setting=placementHelp]")).not_to_be_checked()
+    assert board.with_class("hint") == []
 
 
 def test_drawing_through_the_whole_stock_then_redealing(open_page):
@@ -147,6 +154,14 @@ def test_keyboard_only_play(open_page):
     assert page.evaluate("document.activeElement.dataset.target") == "25"
 
 
+def test_the_browser_language_picks_malay_when_nothing_fits_and_the_switch_overrides(open_page):
+    board = open_page("cai", "/daily/", locale="fr-FR")
+    expect(board.page.locator("[data-setting=moveErrors] + span")).to_have_text("Ralat langkah")
+    board.page.locator("footer .language button[value=en]").click()
+    board.wait_ready()
+    expect(board.page.locator("[data-setting=moveErrors] + span")).to_have_text("Move errors")
+
+
 def test_english_and_malay_pages(open_page):
     english = open_page("cai", "/daily/", locale="en-US")
     expect(english.page.locator("[data-setting=placementHelp] + span")).to_have_text(
@@ -185,11 +200,13 @@ def test_a_phone_plays_by_touch_without_scrolling(open_page, artifacts):
 
 def test_deadlock_on_a_phone(open_page, artifacts):
     code, taps = deals.deadlock_path(seed=17)
-    board = open_page("eli", f"/play/{code}/", device=PHONE)
+    board = open_page("eli", f"/play/{code}/", device=PHONE, color_scheme="dark")
     for target in taps:
         board.tap(target, touch=True)
     expect(board.page.locator("#h2h-deadlock")).to_be_visible()
-    board.shot(artifacts / "deadlock-phone.png")
+    board.shot(artifacts / "deadlock-phone-dark.png")
+    board.page.keyboard.press("Escape")
+    board.shot(artifacts / "deadlocked-board-phone-dark.png")
 
 
 def test_the_board_reconnects_after_the_server_restarts(open_page, server):
@@ -247,8 +264,39 @@ def test_a_move_whose_answer_was_lost_is_resent_once_and_applied_once(open_page)
     expect(board.page.locator(".h2h-offline")).to_be_visible()
     expect(board.page.locator(".h2h-offline")).to_be_hidden()
     expect(board.page.locator("[data-stat=moves]")).to_have_text("1")
+    expect(board.root).to_have_attribute("data-pending", "0")
     assert board.tap("stock") == "draw"
     assert board.stat("moves") == "2"
     draws = [frame["seq"] for frame in proxy.sent if frame.get("target") == "stock"]
     assert len(draws) == 3 and draws[0] == draws[1] < draws[2]
     expect(board.page.locator(".h2h-toast")).to_be_hidden()
+
+
+def test_the_clock_counts_the_servers_time_even_when_the_device_clock_is_wrong(open_page):
+    wrong = datetime.datetime.now() + datetime.timedelta(hours=3, minutes=7)
+    code = deals.code_where(deals.playable, seed=20)
+    board = open_page("cai", f"/play/{code}/", setup=lambda page: page.clock.install(time=wrong))
+    expect(board.page.locator("[data-stat=time]")).to_have_text(re.compile(r"^0:0\d$"))
+    board.page.wait_for_timeout(1200)
+    expect(board.page.locator("[data-stat=time]")).not_to_have_text("0:00")
+
+
+def test_new_game_and_resign_ask_first_when_a_ranked_game_would_end(open_page):
+    board = open_page("eli", "/daily/")
+    page, confirm = board.page, board.page.locator("#h2h-confirm")
+    page.locator(".h2h-controls [type=submit]").click()
+    expect(confirm).to_be_visible()
+    confirm.locator("[value=no]").click()
+    expect(confirm).to_be_hidden()
+    page.locator("[data-action=resign]").click()
+    expect(confirm).to_be_visible()
+    confirm.locator("[value=no]").click()
+    page.locator(".h2h-controls [type=submit]").click()
+    confirm.locator("[value=yes]").click()
+    page.wait_for_url(re.compile(r"/play/HH1-N-[A-Z]{7}/$"))
+    board.wait_ready()
+    before = board.frames()
+    page.locator("[data-action=resign]").click()  # not ranked: no question
+    board.answered(before)
+    expect(page.locator("#h2h-ended")).to_be_visible()
+    expect(page.locator("[data-action=undo]").first).to_be_disabled()

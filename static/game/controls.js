@@ -1,0 +1,120 @@
+// The buttons, settings and clock around the table; each becomes an intent for the server.
+import { gettext } from "./i18n.js";
+import { render } from "./render.js";
+import { elapsedMs, formatTime, isOver, saveSettings } from "./state.js";
+import { confirmWith, copyText, shareText } from "./windows.js";
+
+const RESIGN_QUESTION = () => gettext("Resign this ranked game? It will count as your result.");
+const NEW_GAME_QUESTION = () =>
+  gettext("Start a new game? This ranked game will end and count as your result.");
+
+function send(app, message) {
+  app.conn.send(message);
+  app.ui.root.dataset.pending = String(app.conn.unacked.size);
+}
+
+/** What the player can ask for; each checks only what the board knows (the server decides). */
+export function makeIntents(app) {
+  const { state, ui } = app;
+  const playable = () => state.online && !isOver(state);
+  return {
+    tap(target) {
+      if (playable()) send(app, { type: "tap", target });
+    },
+    undo() {
+      if (playable() && state.view.can_undo) send(app, { type: "undo" });
+    },
+    async resign() {
+      if (!playable()) return;
+      if (state.game.ranked && !(await confirmWith(ui.dialogs.confirm, RESIGN_QUESTION()))) return;
+      send(app, { type: "resign" });
+    },
+  };
+}
+
+export function sendSettings(app) {
+  send(app, { type: "settings", placement_help: app.state.settings.placementHelp });
+}
+
+/** On (re)connect: the game's log keeps the setting; send ours only when it differs. */
+export function syncSettings(app) {
+  const { state } = app;
+  if (state.game.placement_help !== state.settings.placementHelp && !isOver(state)) {
+    sendSettings(app);
+  }
+}
+
+export function onStatus(app, online) {
+  app.state.online = online;
+  app.ui.offline.hidden = online;
+  if (online && app.state.ready) syncSettings(app);
+  render(app.ui, app.state);
+}
+
+function shareUrl(state) {
+  return `${location.origin}/play/${state.view.code}/`;
+}
+
+async function onAction(app, intents, button) {
+  const { state } = app;
+  const action = button.dataset.action;
+  if (action === "undo") intents.undo();
+  else if (action === "resign") intents.resign();
+  else if (action === "copy-code") copied(button, await copyText(state.view.code));
+  else if (action === "copy-share") copied(button, await copyText(shareText(state, shareUrl(state))));
+}
+
+/** New game over an open ranked game asks first; the form posts `ending` either way. */
+async function onNewGame(app, event) {
+  const { state, ui } = app;
+  const form = ui.newGame;
+  const open = state.game.status === "open" && !state.view.won;
+  if (!state.game.ranked || !open || form.dataset.confirmed) return;
+  event.preventDefault();
+  for (const dialog of Object.values(ui.dialogs)) if (dialog.open) dialog.close();
+  if (await confirmWith(ui.dialogs.confirm, NEW_GAME_QUESTION())) {
+    form.dataset.confirmed = "1";
+    form.requestSubmit();
+  }
+}
+
+function bindSettings(app) {
+  const { state, ui } = app;
+  for (const box of ui.root.querySelectorAll("[data-setting]")) {
+    box.checked = Boolean(state.settings[box.dataset.setting]);
+    box.addEventListener("change", () => {
+      state.settings[box.dataset.setting] = box.checked;
+      saveSettings(state.settings);
+      if (box.dataset.setting === "placementHelp" && state.online) sendSettings(app);
+      render(ui, state);
+    });
+  }
+}
+
+export function bindControls(app, intents) {
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest?.("[data-action]");
+    if (button) onAction(app, intents, button);
+  });
+  app.ui.newGame?.addEventListener("submit", (event) => onNewGame(app, event));
+  bindSettings(app);
+}
+
+function copied(button, ok) {
+  const label = button.querySelector("[data-slot=copied]");
+  if (!label) return;
+  label.textContent = ok ? gettext("Copied") : gettext("Copy failed");
+  label.hidden = false;
+  setTimeout(() => (label.hidden = true), 1600);
+}
+
+/** The time ticks from the server's start (corrected for this device's clock). */
+export function startClock(app) {
+  const node = app.ui.stats.time;
+  const tick = () => {
+    const text = formatTime(elapsedMs(app.state));
+    if (node.textContent !== text) node.textContent = text;
+  };
+  tick();
+  setInterval(tick, 250);
+}
