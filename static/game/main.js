@@ -18,7 +18,8 @@ function collectUi(root) {
     heart,
     nodes: buildTable(heart),
     stats: { time: stat("time"), score: stat("score"), moves: stat("moves") },
-    controls: { undo: control("undo"), resign: control("resign") },
+    // Undo lives in the controls and in the deadlock window.
+    controls: { undo: document.querySelectorAll("[data-action=undo]"), resign: control("resign") },
     toast: $(".h2h-toast", root),
     live: $(".h2h-live", root),
     offline: $(".h2h-offline", root),

@@ -157,11 +157,10 @@ function paintBar(ui, state) {
   setText(ui.stats.score, String(view.score));
   setText(ui.stats.moves, String(view.moves));
   const playable = state.online && !isOver(state);
-  ui.controls.undo.disabled = !(playable && view.can_undo);
+  for (const button of ui.controls.undo) button.disabled = !(playable && view.can_undo);
   ui.controls.resign.disabled = !playable;
   toggle(ui.root, "offline", !state.online);
   toggle(ui.root, "over", isOver(state));
-  toggle(ui.root, "selecting", view.selected != null && state.settings.placementHelp);
 }
 
 /** Bring the page in line with `state`; cheap when little changed. */

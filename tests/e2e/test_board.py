@@ -130,7 +130,7 @@ def test_the_deadlock_window_then_undo_leaves_it(open_page, artifacts):
     assert board.root.get_attribute("class").split().count("over") == 0
 
 
-def test_keyboard_only_play(open_page):
+def test_keyboard_only_play(open_page, artifacts):
     code = deals.code_where(deals.tip_matches_waste, seed=15)
     board = open_page("ben", f"/play/{code}/")
     page = board.page
@@ -145,6 +145,7 @@ def test_keyboard_only_play(open_page):
     assert page.evaluate("document.activeElement.dataset.target") == "25"
     assert board.press("Space") == "pair"
     assert board.stat("score") == "10"
+    expect(page.locator(".h2h-live")).to_contain_text("Pair removed")
     assert page.evaluate("document.activeElement.dataset.target") in {"23", "24"}
     assert board.press("d") == "draw"
     assert board.press("u") == "undo"
@@ -152,6 +153,9 @@ def test_keyboard_only_play(open_page):
     assert board.stat("score") == "0"
     page.keyboard.press("ArrowDown")
     assert page.evaluate("document.activeElement.dataset.target") == "25"
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    board.shot(artifacts / "keyboard-focus-desktop.png")
 
 
 def test_the_browser_language_picks_malay_when_nothing_fits_and_the_switch_overrides(open_page):
