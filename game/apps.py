@@ -6,4 +6,5 @@ class GameConfig(AppConfig):
     verbose_name = "Heart to Heart"
 
     def ready(self) -> None:
-        from game import checks  # noqa: F401  (registers the deployment checks)
+        # Register the deployment checks and connect the logout and login-throttle receivers.
+        from game import checks, presence, throttle  # noqa: F401

@@ -5,7 +5,6 @@ in `_error_frame`; every failure on the way is a GameError carrying its stable c
 """
 
 import json
-import time
 from types import SimpleNamespace
 
 from channels.db import database_sync_to_async
@@ -14,6 +13,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from game import services
+from game.presence import CLOSE_TOO_MANY_SOCKETS, PlayerSockets
+from game.ratelimit import CLOSE_FLOODING, FrameLimiter, Verdict
 from game.services import GameError
 
 MAX_FRAME_BYTES = 1024
@@ -22,17 +23,16 @@ CLOSE_LOGIN_REQUIRED = 4001
 CLOSE_BAD_CODE = 4004
 
 
-class PlayConsumer(AsyncJsonWebsocketConsumer):
+class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
     """One socket on one player's game of one code: /ws/play/<CODE>/."""
-
-    # A token bucket: bursts of `burst` frames, then `per_second` frames a second.
-    burst, per_second = 60, 30
 
     async def connect(self) -> None:
         self.language = _language(self.scope)
         self.user = self.scope["user"]
         if not self.user.is_authenticated:
             return await self._refuse(GameError("login_required"), CLOSE_LOGIN_REQUIRED)
+        if not await self.player_join():  # game.presence: the cap, and logout closes it
+            return await self._refuse(GameError("too_many_sockets"), CLOSE_TOO_MANY_SOCKETS)
         code = self.scope["url_route"]["kwargs"]["code"]
         try:
             self.game_id, snapshot = await database_sync_to_async(_resume)(self.user, code)
@@ -40,12 +40,13 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             return await self._refuse(error, CLOSE_BAD_CODE)
         self.group = services.game_group(game_id=self.game_id)
         self.selected, self.last_seq = None, 0
-        self.tokens, self.refilled = float(self.burst), time.monotonic()
+        self.limiter = FrameLimiter.from_settings()
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_json({"type": "state", **snapshot})
 
     async def disconnect(self, code: int) -> None:
+        await self.player_leave()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -60,7 +61,10 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
             self._admit(seq)
             reply = await self._dispatch(frame, seq)
         except GameError as error:
-            return await self.send_json(self._error_frame(seq, error))
+            await self.send_json(self._error_frame(seq, error))
+            if error.code == "flooding":
+                await self.close(code=CLOSE_FLOODING)
+            return
         self.selected = reply.state.selected
         await self.send_json(self._state_frame(seq, reply))
 
@@ -92,12 +96,9 @@ class PlayConsumer(AsyncJsonWebsocketConsumer):
         )
 
     def _throttle(self) -> None:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.refilled) * self.per_second)
-        self.refilled = now
-        if self.tokens < 1:
-            raise GameError("rate_limited")
-        self.tokens -= 1
+        verdict = self.limiter.take()  # game.ratelimit: a token bucket per socket
+        if verdict is not Verdict.ADMIT:
+            raise GameError("flooding" if verdict is Verdict.CLOSE else "rate_limited")
 
     def _admit(self, seq: int) -> None:
         # Selections are never stored, so the game's last_seq cannot catch their resends.

@@ -1,11 +1,13 @@
 """Forms of the site: sign up with a public display name, rename, and open a deal by its code."""
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.validators import RegexValidator
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from game import throttle
 from game.engine import ParseError, parse_code
 from game.models import Profile
 
@@ -52,6 +54,24 @@ class SignupForm(UserCreationForm):
         user = super().save()
         Profile.objects.create(user=user, display_name=self.cleaned_data["display_name"])
         return user
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form; while game.throttle holds the username or address, it says so."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "throttled": _("Too many failed logins. Wait %(minutes)d minutes, then try again."),
+    }
+
+    def clean(self):
+        username = self.cleaned_data.get("username")
+        address = throttle.client_address(self.request)
+        if throttle.login_blocked(username=username, address=address):
+            minutes = -(-settings.LOGIN_THROTTLE_SECONDS // 60)
+            message = self.error_messages["throttled"]
+            raise forms.ValidationError(message, code="throttled", params={"minutes": minutes})
+        return super().clean()
 
 
 class DisplayNameForm(forms.ModelForm):

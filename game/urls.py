@@ -6,11 +6,7 @@ from django.urls import path
 from game.views import accounts, home, leaderboards, play, players
 
 auth_urlpatterns = [
-    path(
-        "accounts/login/",
-        auth_views.LoginView.as_view(template_name="accounts/login.html"),
-        name="login",
-    ),
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password_change/",
@@ -41,3 +37,8 @@ urlpatterns = [
     path("leaderboard/all-time/", leaderboards.all_time, name="all_time_leaderboard"),
     path("players/<str:name>/", players.player, name="player"),
 ]
+
+# Race rooms, spectating and replays (game/realtime/).
+from game.realtime.urls import urlpatterns as realtime_urlpatterns  # noqa: E402
+
+urlpatterns += realtime_urlpatterns

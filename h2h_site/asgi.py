@@ -12,6 +12,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
+from h2h_site.security import SameOriginWebsocket  # noqa: E402
 
 routes = list(websocket_urlpatterns)
 if os.environ.get("H2H_BENCH_ECHO"):
@@ -22,6 +23,8 @@ if os.environ.get("H2H_BENCH_ECHO"):
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(routes))),
+        "websocket": SameOriginWebsocket(
+            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(routes)))
+        ),
     }
 )

@@ -127,6 +127,37 @@ def channel_layers_from_env() -> dict:
 
 CHANNEL_LAYERS = channel_layers_from_env()
 
+
+def caches_from_env() -> dict:
+    """Redis when the deployment has it, so every process shares the login throttle's counts."""
+    url = os.environ.get("H2H_REDIS_URL")
+    if not url:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "h2h",
+        }
+    }
+
+
+CACHES = caches_from_env()
+
+# Flood control per socket (game/ratelimit.py): bursts of TAP_BURST frames, refilled at
+# TAP_RATE a second; a TAP_RATE of 0 turns it off (benchmarks only). Then the sockets a
+# player may hold open on one process (game/presence.py).
+TAP_RATE = float(os.environ.get("H2H_TAP_RATE", "10"))
+TAP_BURST = int(os.environ.get("H2H_TAP_BURST", "20"))
+SOCKETS_PER_PLAYER = int(os.environ.get("H2H_SOCKETS_PER_PLAYER", "5"))
+
+# Login throttling (game/throttle.py): failures per username and per address within a window.
+LOGIN_FAILURES_PER_USERNAME = int(os.environ.get("H2H_LOGIN_FAILURES_PER_USERNAME", "5"))
+LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("H2H_LOGIN_FAILURES_PER_ADDRESS", "20"))
+LOGIN_THROTTLE_SECONDS = int(os.environ.get("H2H_LOGIN_THROTTLE_SECONDS", "900"))
+
+# Django's ModelBackend, refusing a throttled login before any password is checked.
+AUTHENTICATION_BACKENDS = ["game.throttle.ThrottledModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -167,12 +198,17 @@ WORKERS = int(os.environ.get("H2H_WORKERS", "1"))
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# No script reads a cookie (forms carry the CSRF token), so every cookie is HttpOnly.
 SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_flag("H2H_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("H2H_HSTS_SECONDS", "31536000"))

@@ -36,3 +36,12 @@ def pytest_collection_modifyitems(config, items):
     if left_for_scaled_pass:
         config.hook.pytest_deselected(items=left_for_scaled_pass)
         items[:] = kept
+
+
+@pytest.fixture(autouse=True)
+def _forget_login_failures(request):
+    """The login throttle counts failures in Django's cache: no database test inherits them."""
+    if request.node.get_closest_marker("django_db") is not None:
+        from django.core.cache import cache
+
+        cache.clear()

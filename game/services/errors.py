@@ -22,6 +22,8 @@ MESSAGES = {
     "not_your_game": _("This game belongs to another player."),
     "login_required": _("Log in to play."),
     "rate_limited": _("Too many messages: slow down."),
+    "flooding": _("Too many messages after being told to slow down: closing."),
+    "too_many_sockets": _("Too many open connections: close another tab and reload."),
 }
 
 

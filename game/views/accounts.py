@@ -1,13 +1,15 @@
-"""Sign up with a public display name, and change that name later."""
+"""Sign up with a public display name, log in (throttled), and change that name later."""
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from game.forms import DisplayNameForm, SignupForm
+from game.forms import DisplayNameForm, LoginForm, SignupForm
 from game.models import Profile
 
 
@@ -17,6 +19,19 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, form.save())
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page with game.throttle's limit: a throttled attempt is a 429."""
+
+    template_name = "accounts/login.html"
+    authentication_form = LoginForm
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, "throttled"):
+            response.status_code = 429
+        return response
 
 
 @login_required

@@ -3,10 +3,11 @@
 import pytest
 
 from bench import crash
+from tests.reliability.conftest import in_thread
 
 pytestmark = pytest.mark.slow
 
 
 def test_killing_the_server_at_random_moments_loses_and_doubles_nothing():
-    report = crash.run(trials=20, player_count=3, seed=7)
+    report = in_thread(crash.run, trials=20, player_count=3, seed=7)
     assert report["problems"] == []

@@ -7,7 +7,6 @@ import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from game.consumers import PlayConsumer
 from game.models import Game
 from h2h_site.asgi import application
 from tests.web.conftest import game_log, open_socket, session_cookie
@@ -202,9 +201,8 @@ async def test_a_mismatch_says_why_in_malay(player):
     assert (frame["reason"], frame["message"]) == ("same_rank", "Mesti sama pangkat")
 
 
-async def test_a_flood_of_frames_is_rate_limited(player_cookie, monkeypatch):
-    monkeypatch.setattr(PlayConsumer, "burst", 3)
-    monkeypatch.setattr(PlayConsumer, "per_second", 0.001)
+async def test_a_flood_of_frames_is_rate_limited(player_cookie, settings):
+    settings.TAP_BURST, settings.TAP_RATE = 3, 0.001
     socket, _ = await connected(player_cookie)
     for seq in (1, 2, 3):
         await socket.send_json_to({"type": "tap", "seq": seq, "target": 1})

@@ -8,7 +8,6 @@ from channels.layers import channel_layers
 
 import h2h_site.asgi
 from game import services
-from game.consumers import PlayConsumer
 from game.models import Result
 from tests.web.conftest import game_log, open_socket, reveals_stock
 
@@ -35,9 +34,9 @@ def result_of(game_id):
 
 
 async def test_a_whole_game_won_over_the_socket_is_recorded_and_ranked(
-    player_cookie, winnable, monkeypatch
+    player_cookie, winnable, settings
 ):
-    monkeypatch.setattr(PlayConsumer, "burst", 10_000)  # faster than any hand
+    settings.TAP_RATE = 0  # faster than any hand: no rate limit
     code, plan = winnable
     socket, first = await connected(player_cookie, code)
     frames = [first]

@@ -1,0 +1,98 @@
+"""A player's open sockets: a cap on how many, and a group so that logging out closes them.
+
+Every play socket joins the group `player.<id>`. Logging out (Django's user_logged_out
+signal) tells that group, through the channel layer and so across server processes, to close
+the sockets of the session that ended; they close with CLOSE_LOGGED_OUT, like a socket that
+was never logged in. Other devices' sessions stay valid, so their sockets stay open.
+
+At most SOCKETS_PER_PLAYER sockets per player are open on one server process (settings,
+H2H_SOCKETS_PER_PLAYER, default 5); one more is told `too_many_sockets` and closed with
+CLOSE_TOO_MANY_SOCKETS. The count lives in the process, so a crash never leaves stale entries.
+"""
+
+from collections import defaultdict
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_out
+from django.dispatch import receiver
+
+CLOSE_LOGGED_OUT = 4001  # the same code as a socket opened without a login
+CLOSE_TOO_MANY_SOCKETS = 4009
+
+
+def player_group(*, player_id: int) -> str:
+    """The channel-layer group of one player's sockets."""
+    return f"player.{player_id}"
+
+
+class SocketCount:
+    """The play sockets open on this process, per player."""
+
+    def __init__(self) -> None:
+        self.open: dict[int, set[str]] = defaultdict(set)
+
+    def add(self, *, player_id: int, channel: str) -> bool:
+        """Count one more socket; False (and not counted) if the player is at the cap."""
+        sockets = self.open[player_id]
+        if len(sockets) >= settings.SOCKETS_PER_PLAYER:
+            return False
+        sockets.add(channel)
+        return True
+
+    def discard(self, *, player_id: int, channel: str) -> None:
+        sockets = self.open.get(player_id)
+        if sockets is not None:
+            sockets.discard(channel)
+            if not sockets:
+                del self.open[player_id]
+
+    def total(self) -> int:
+        """Every counted socket on this process (the soak benchmark checks it returns to 0)."""
+        return sum(len(sockets) for sockets in self.open.values())
+
+
+sockets = SocketCount()
+
+
+class PlayerSockets:
+    """Mixin for a consumer: join and leave the player's group, and close on logout.
+
+    The consumer calls `await self.player_join()` before accepting (False: refuse it) and
+    `await self.player_leave()` on disconnect.
+    """
+
+    async def player_join(self) -> bool:
+        self.player_id = self.scope["user"].pk
+        if not sockets.add(player_id=self.player_id, channel=self.channel_name):
+            del self.player_id
+            return False
+        group = player_group(player_id=self.player_id)
+        await self.channel_layer.group_add(group, self.channel_name)
+        return True
+
+    async def player_leave(self) -> None:
+        if not hasattr(self, "player_id"):
+            return
+        sockets.discard(player_id=self.player_id, channel=self.channel_name)
+        group = player_group(player_id=self.player_id)
+        await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def player_logout(self, message: dict) -> None:
+        """The player logged out of `message["session"]` (None: every session)."""
+        session = self.scope.get("session")
+        mine = getattr(session, "session_key", None)
+        if message.get("session") in (None, mine):
+            await self.close(code=CLOSE_LOGGED_OUT)
+
+
+@receiver(user_logged_out)
+def close_sockets_on_logout(sender, request, user, **kwargs) -> None:
+    """Runs before the session is flushed, so its key still names the sockets to close."""
+    layer = get_channel_layer()
+    if user is None or layer is None:
+        return
+    session = getattr(request, "session", None)
+    message = {"type": "player.logout", "session": getattr(session, "session_key", None)}
+    async_to_sync(layer.group_send)(player_group(player_id=user.pk), message)

@@ -1,0 +1,211 @@
+"""Floods: a token bucket per socket, a close for a flooder, a cap on sockets, throttled logins."""
+
+import asyncio
+import doctest
+import time
+
+import pytest
+from django.test import Client
+
+from game import ratelimit
+from game.presence import CLOSE_TOO_MANY_SOCKETS, sockets
+from h2h_site.asgi import application
+from tests.web.conftest import game_log, open_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CODE = "HH1-N-AAAAAAC"
+
+
+def test_the_limiter_doctests_pass():
+    assert doctest.testmod(ratelimit).failed == 0
+
+
+def test_the_defaults_are_ten_a_second_with_bursts_of_twenty(settings):
+    assert (settings.TAP_RATE, settings.TAP_BURST) == (10, 20)
+
+
+def test_a_rate_of_zero_admits_everything():
+    limiter = ratelimit.FrameLimiter(rate=0, burst=1, clock=ratelimit.FakeClock())
+    assert {limiter.take() for _ in range(10_000)} == {ratelimit.Verdict.ADMIT}
+
+
+def test_a_steady_ten_a_second_is_never_refused():
+    clock = ratelimit.FakeClock()
+    limiter = ratelimit.FrameLimiter(rate=10, burst=20, clock=clock)
+    verdicts = set()
+    for _ in range(6_000):  # ten minutes at ten frames a second
+        clock.now += 0.1
+        verdicts.add(limiter.take())
+    assert verdicts == {ratelimit.Verdict.ADMIT}
+
+
+def verdicts_at(frames_per_second: float, seconds: float = 60) -> list:
+    clock = ratelimit.FakeClock()
+    limiter = ratelimit.FrameLimiter(rate=10, burst=20, clock=clock)
+    verdicts = []
+    for _ in range(int(frames_per_second * seconds)):
+        clock.now += 1 / frames_per_second
+        verdicts.append(limiter.take())
+    return verdicts
+
+
+def test_a_client_a_little_too_fast_is_told_but_never_closed():
+    for rate in (11, 14):
+        verdicts = verdicts_at(rate)
+        assert ratelimit.Verdict.REFUSE in verdicts
+        assert ratelimit.Verdict.CLOSE not in verdicts
+
+
+def test_twice_the_rate_is_closed_within_seconds():
+    verdicts = verdicts_at(20)
+    assert verdicts.index(ratelimit.Verdict.CLOSE) < 20 * 10
+
+
+async def connected(cookie, code=CODE):
+    socket = await open_socket(application, code, cookie)
+    assert socket.connected
+    return socket, await socket.receive_json_from()
+
+
+async def test_taps_beyond_the_bucket_get_a_rate_error_and_are_not_applied(player_cookie):
+    socket, first = await connected(player_cookie)
+    started = time.monotonic()
+    for seq in range(1, 31):
+        await socket.send_json_to({"type": "tap", "seq": seq, "target": "stock"})
+    replies = [await socket.receive_json_from() for _ in range(30)]
+    refill = int((time.monotonic() - started) * 10) + 1
+    drawn = [r["seq"] for r in replies if r["type"] == "state"]
+    refused = [r for r in replies if r["type"] == "error"]
+    assert 20 <= len(drawn) <= 20 + refill
+    assert {r["error"] for r in refused} == {"rate_limited"} and len(refused) == 30 - len(drawn)
+    last_seq, count, actions = await game_log(first["game"]["id"])
+    assert (count, actions) == (len(drawn), ["stock"] * len(drawn)) and last_seq == drawn[-1]
+    await socket.disconnect()
+
+
+async def flood(socket, frames: int) -> list[dict]:
+    """Send `frames` taps at once; return what came back before the close (and the close)."""
+    for seq in range(1, frames + 1):
+        await socket.send_json_to({"type": "tap", "seq": seq, "target": 1})
+    outputs = []
+    while True:
+        output = await socket.receive_output(timeout=5)
+        outputs.append(output)
+        if output["type"] == "websocket.close":
+            await socket.disconnect()  # as daphne tells the app once the socket is closed
+            return outputs
+
+
+async def test_a_client_that_keeps_flooding_is_closed_with_4008(player_cookie):
+    socket, _ = await connected(player_cookie)
+    outputs = await flood(socket, 80)
+    assert outputs[-1] == {"type": "websocket.close", "code": ratelimit.CLOSE_FLOODING}
+    errors = [o["text"] for o in outputs if "rate_limited" in o.get("text", "")]
+    assert len(errors) >= 20  # told a burst's worth of times before the close
+    assert '"flooding"' in outputs[-2]["text"]
+
+
+async def test_others_play_on_while_one_client_floods(player_cookie, rival_cookie):
+    flooder, _ = await connected(player_cookie)
+    honest, first = await connected(rival_cookie)
+    flooding = asyncio.create_task(flood(flooder, 200))
+    for seq in range(1, 11):
+        await honest.send_json_to({"type": "tap", "seq": seq, "target": "stock"})
+        reply = await honest.receive_json_from()
+        assert (reply["type"], reply["event"]) == ("state", "draw")
+        await asyncio.sleep(0.05)
+    assert (await flooding)[-1]["code"] == ratelimit.CLOSE_FLOODING
+    assert (await game_log(first["game"]["id"]))[1] == 10
+    await honest.disconnect()
+
+
+async def test_a_player_holds_at_most_five_sockets(player_cookie, rival_cookie, settings):
+    assert settings.SOCKETS_PER_PLAYER == 5
+    before = sockets.total()
+    tabs = [(await connected(player_cookie))[0] for _ in range(5)]
+    extra = await open_socket(application, CODE, player_cookie)
+    frame = await extra.receive_json_from()
+    assert (frame["type"], frame["error"]) == ("error", "too_many_sockets")
+    assert (await extra.receive_output())["code"] == CLOSE_TOO_MANY_SOCKETS
+    rivals, _ = await connected(rival_cookie)  # another player is not affected
+    await tabs.pop().disconnect()
+    tabs.append((await connected(player_cookie))[0])  # a closed tab frees its place
+    for socket in [*tabs, rivals]:
+        await socket.disconnect()
+    assert sockets.total() == before
+
+
+# Logins ----------------------------------------------------------------------------------
+
+PASSWORD = "ann-pw-4213"  # tests.web.conftest's make_player
+
+
+@pytest.fixture(autouse=True)
+def english(settings):
+    settings.LANGUAGE_CODE = "en"
+
+
+def log_in(client, username, password, address="10.0.0.1", path="/accounts/login/"):
+    return client.post(path, {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def is_logged_in(client) -> bool:
+    return client.get("/").wsgi_request.user.is_authenticated
+
+
+def test_five_wrong_passwords_lock_the_username_with_a_clear_message(player):
+    client = Client()
+    for _ in range(5):
+        assert log_in(client, "ann", "wrong").status_code == 200
+    response = log_in(client, "ann", PASSWORD)
+    assert response.status_code == 429 and not is_logged_in(client)
+    assert "Too many failed logins" in response.content.decode()
+    other = Client()  # the lock is per username whatever the address: ANN is ann
+    assert log_in(other, "ANN", PASSWORD, address="10.9.9.9").status_code == 429
+
+
+def test_a_locked_username_does_not_lock_out_other_players(player, rival):
+    for _ in range(6):
+        log_in(Client(), "ann", "wrong")
+    client = Client()
+    assert log_in(client, "bea", "bea-pw-4213").status_code == 302 and is_logged_in(client)
+
+
+def test_one_address_trying_many_usernames_is_throttled(player, rival):
+    for number in range(20):
+        log_in(Client(), f"nobody{number}", "wrong", address="10.6.6.6")
+    response = log_in(Client(), "bea", "bea-pw-4213", address="10.6.6.6")
+    assert response.status_code == 429
+    client = Client()
+    assert log_in(client, "bea", "bea-pw-4213", address="10.7.7.7").status_code == 302
+
+
+def test_the_admin_login_is_throttled_too(make_player):
+    admin = make_player("root")
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    for _ in range(5):
+        log_in(Client(), "root", "wrong", path="/admin/login/")
+    client = Client()
+    log_in(client, "root", "root-pw-4213", path="/admin/login/")
+    assert not is_logged_in(client)
+
+
+def test_the_lock_ends_with_its_window(player, settings):
+    settings.LOGIN_THROTTLE_SECONDS = 1
+    for _ in range(5):
+        log_in(Client(), "ann", "wrong")
+    assert log_in(Client(), "ann", PASSWORD).status_code == 429
+    time.sleep(1.1)
+    client = Client()
+    assert log_in(client, "ann", PASSWORD).status_code == 302 and is_logged_in(client)
+
+
+def test_a_right_password_clears_the_usernames_failures(player):
+    for _ in range(4):
+        log_in(Client(), "ann", "wrong")
+    assert log_in(Client(), "ann", PASSWORD).status_code == 302
+    for _ in range(4):
+        log_in(Client(), "ann", "wrong")
+    assert log_in(Client(), "ann", PASSWORD).status_code == 302
