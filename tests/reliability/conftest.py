@@ -1,8 +1,13 @@
 """Fixtures of the reliability tests: the site tests' players and sockets, and a thread runner."""
 
 import asyncio
+import tempfile
 import threading
+from pathlib import Path
 
+import pytest
+
+from bench.server import Server, make_players, manage, server_env
 from tests.web.conftest import (  # noqa: F401  (fixtures shared with the site tests)
     make_player,
     player,
@@ -38,3 +43,18 @@ def in_thread(function, *args, **kwargs):
 def run_async(coroutine):
     """asyncio.run(coroutine) on a fresh loop in its own thread."""
     return in_thread(asyncio.run, coroutine)
+
+
+@pytest.fixture(scope="session")
+def daphne():
+    """A real daphne over a SQLite file of its own, rate limit off, with 12 players logged in.
+
+    Yields (server, players): players are {"name", "sessionid"} (bench.players).
+    """
+    workdir = Path(tempfile.mkdtemp(prefix="h2h-rel-"))
+    env = server_env(sqlite_path=str(workdir / "db.sqlite3"), H2H_TAP_RATE="0")
+    manage(env, "migrate", "--noinput")
+    players = make_players(env, 12, prefix="rel")
+    server = Server(env, log_path=str(workdir / "daphne.log")).start()
+    yield server, players
+    server.stop()
