@@ -1,6 +1,7 @@
 // The buttons, settings and clock around the table; each becomes an intent for the server.
 import { gettext } from "./i18n.js";
 import { render } from "./render.js";
+import { LOGGED_OUT } from "./socket.js";
 import { elapsedMs, formatTime, isOver, saveSettings } from "./state.js";
 import { confirmWith, copyText, shareText } from "./windows.js";
 
@@ -44,10 +45,21 @@ export function syncSettings(app) {
   }
 }
 
-export function onStatus(app, online) {
+export function onStatus(app, online, closeCode) {
+  if (closeCode === LOGGED_OUT) return loggedOut(app);
   app.state.online = online;
   app.ui.offline.hidden = online;
   if (online && app.state.ready) syncSettings(app);
+  render(app.ui, app.state);
+}
+
+/** Logged out (here or in another tab): reloading leads through the login page and back.
+ * A socket refused from the start shows why instead, so a page cannot reload forever. */
+function loggedOut(app) {
+  if (app.state.ready) return location.reload();
+  app.state.online = false;
+  app.ui.offline.textContent = gettext("Logged out: log in again to play.");
+  app.ui.offline.hidden = false;
   render(app.ui, app.state);
 }
 

@@ -43,7 +43,7 @@ function boot() {
   };
   app.conn = new Connection(root.dataset.wsPath, {
     onFrame: (frame) => onFrame(app, frame),
-    onStatus: (online) => onStatus(app, online),
+    onStatus: (online, closeCode) => onStatus(app, online, closeCode),
   });
   const intents = makeIntents(app);
   bindInput(app.ui, intents);

@@ -3,6 +3,10 @@
 
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 15000;
+// 4001: not (or no longer) logged in, 4004: not a deal code (docs/protocol.md): retrying
+// cannot help. Others (a restart, 4008 flooding, 4009 too many tabs) are worth retrying.
+export const LOGGED_OUT = 4001;
+const FINAL_CLOSE_CODES = new Set([LOGGED_OUT, 4004]);
 
 /** Delay before reconnect attempt `n` (0-based): exponential, capped, with full jitter. */
 export function backoff(n, random = Math.random) {
@@ -15,7 +19,8 @@ export function wsUrl(path, loc = globalThis.location) {
 }
 
 export class Connection {
-  /** `onFrame(frame)` gets every frame; `onStatus(online)` hears the socket open and close. */
+  /** `onFrame(frame)` gets every frame; `onStatus(online, closeCode)` hears the socket open
+   * and close. */
   constructor(path, { onFrame, onStatus }) {
     this.url = wsUrl(path);
     this.onFrame = onFrame;
@@ -83,8 +88,7 @@ export class Connection {
   closed(ws, event) {
     if (ws !== this.ws) return;
     this.onStatus(false, event.code);
-    // 4001: not logged in, 4004: not a deal code (docs/protocol.md): retrying cannot help.
-    if (this.stopped || event.code === 4001 || event.code === 4004) return;
+    if (this.stopped || FINAL_CLOSE_CODES.has(event.code)) return;
     this.timer = setTimeout(() => this.open(), backoff(this.attempts++));
   }
 

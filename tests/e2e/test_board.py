@@ -304,3 +304,12 @@ def test_new_game_and_resign_ask_first_when_a_ranked_game_would_end(open_page):
     board.answered(before)
     expect(page.locator("#h2h-ended")).to_be_visible()
     expect(page.locator("[data-action=undo]").first).to_be_disabled()
+
+
+def test_logging_out_in_another_tab_takes_the_board_to_the_login_page(open_page):
+    code = deals.code_where(deals.playable, seed=22)
+    board = open_page("fay", f"/play/{code}/")
+    other = board.page.context.new_page()
+    other.goto("/")
+    other.locator(".site-header form [type=submit]").click()
+    board.page.wait_for_url(re.compile(r"/accounts/login/\?next=/play/"))
