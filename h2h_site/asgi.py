@@ -12,7 +12,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
-from h2h_site.security import SameOriginWebsocket  # noqa: E402
+from h2h_site.security import (  # noqa: E402
+    SameOriginWebsocket,
+    close_failed_websockets_with_their_code,
+)
+
+close_failed_websockets_with_their_code()
 
 routes = list(websocket_urlpatterns)
 if os.environ.get("H2H_BENCH_ECHO"):

@@ -67,3 +67,26 @@ class SameOriginWebsocket:
         if scope["type"] == "websocket" and not same_origin(dict(scope.get("headers", []))):
             return await WebsocketDenier()(scope, receive, send)
         return await self.application(scope, receive, send)
+
+
+def close_failed_websockets_with_their_code() -> None:
+    """Make daphne's websocket layer (autobahn) send its close code before hanging up.
+
+    On a message over --websocket-max-message-size or a text message that is not UTF-8,
+    autobahn by default drops the TCP connection, so the client sees only 1006. RFC 6455
+    §7.1.7 asks for a close frame with the code first: 1009 (too big) or 1007 (bad data).
+    """
+    try:
+        from autobahn.websocket.protocol import WebSocketServerFactory
+    except ImportError:  # served without daphne (tests' in-process communicators)
+        return
+    reset = WebSocketServerFactory.resetProtocolOptions
+    if getattr(reset, "sends_close_codes", False):
+        return
+
+    def reset_and_send_close_codes(factory) -> None:
+        reset(factory)
+        factory.failByDrop = False
+
+    reset_and_send_close_codes.sends_close_codes = True
+    WebSocketServerFactory.resetProtocolOptions = reset_and_send_close_codes
