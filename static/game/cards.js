@@ -8,7 +8,12 @@ export function faceLabel(rank) {
 }
 
 function rankName(rank) {
-  const names = { 1: gettext("Ace"), 11: gettext("Jack"), 12: gettext("Queen"), 13: gettext("King") };
+  const names = {
+    1: gettext("Ace"),
+    11: gettext("Jack"),
+    12: gettext("Queen"),
+    13: gettext("King"),
+  };
   return names[rank] || String(rank);
 }
 

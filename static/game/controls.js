@@ -73,7 +73,8 @@ async function onAction(app, intents, button) {
   if (action === "undo") intents.undo();
   else if (action === "resign") intents.resign();
   else if (action === "copy-code") copied(button, await copyText(state.view.code));
-  else if (action === "copy-share") copied(button, await copyText(shareText(state, shareUrl(state))));
+  else if (action === "copy-share")
+    copied(button, await copyText(shareText(state, shareUrl(state))));
 }
 
 /** New game over an open ranked game asks first; the form posts `ending` either way. */

@@ -19,7 +19,9 @@ function describe(state, event) {
   const before = state.previous;
   if (event === "pair" && before) {
     const gone = before.heart.find((card, i) => card && !state.view.heart[i]);
-    return gone ? interpolate(gettext("Pair removed: %(card)s"), { card: cardName(gone.rank) }) : "";
+    return gone
+      ? interpolate(gettext("Pair removed: %(card)s"), { card: cardName(gone.rank) })
+      : "";
   }
   if (event === "draw") return cardName(state.view.waste.top);
   if (event === "redeal") return gettext("Stock turned over");
@@ -50,6 +52,7 @@ function onState(app, frame) {
   if (said) announce(ui.live, said);
   if (!state.ready) ready(app);
   sync(app);
+  state.event = null; // animated once; a later repaint (a setting, the socket) must not replay it
 }
 
 function onError(app, frame) {

@@ -33,7 +33,10 @@ function distance(a, b) {
 }
 
 function typing(event) {
-  return event.target.closest?.("input, textarea, select, [contenteditable]") && event.target.type !== "checkbox";
+  return (
+    event.target.closest?.("input, textarea, select, [contenteditable]") &&
+    event.target.type !== "checkbox"
+  );
 }
 
 /** Wire the table and the keyboard to `intents`: {tap(target), undo()}. */
@@ -48,7 +51,11 @@ export function bindInput(ui, intents) {
   heart.addEventListener("keydown", (event) => {
     const from = targetOf(event.target);
     if (from === null || !event.key.startsWith("Arrow")) return;
-    const to = neighbour(from, event.key, focusable(nodes).filter((t) => t !== from));
+    const to = neighbour(
+      from,
+      event.key,
+      focusable(nodes).filter((t) => t !== from),
+    );
     if (to !== null) focusTarget(nodes, to);
     event.preventDefault();
   });

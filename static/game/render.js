@@ -110,34 +110,41 @@ function paintStock(node, state) {
   toggle(node, "empty", !view.stock);
   toggle(node, "redeal", !view.stock && view.waste.size > 0);
   toggle(node, "thick", view.stock > 1);
-  setText(node.lastChild, view.stock ? String(view.stock) : "↻");
+  setText(node.lastChild, view.stock ? String(view.stock) : view.waste.size ? "↻" : "");
   node.setAttribute("aria-label", stockLabel(view));
 }
 
 function wasteLabel(view, parts) {
-  if (view.waste.top == null) return gettext("Waste, empty");
-  const fmt = ngettext("Waste: %(card)s, %(n)s card", "Waste: %(card)s, %(n)s cards", view.waste.size);
-  return [interpolate(fmt, { card: cardName(view.waste.top), n: view.waste.size }), ...parts].join(", ");
+  const { top, size } = view.waste;
+  if (top == null) return gettext("Waste, empty");
+  const fmt = ngettext("Waste: %(card)s, %(n)s card", "Waste: %(card)s, %(n)s cards", size);
+  return [interpolate(fmt, { card: cardName(top), n: size }), ...parts].join(", ");
 }
+
+const DRAWN = [
+  { transform: "translateX(calc(var(--cw) * -5)) rotateY(80deg)" },
+  { transform: "none" },
+];
 
 function paintWaste(node, state) {
   const { view, previous, event } = state;
   const selected = view.selected === "waste";
-  const look = [view.waste.top, view.waste.size, selected, isHinted(state, "waste"), isDimmed(state, "waste")].join();
+  const [hinted, dimmed] = [isHinted(state, "waste"), isDimmed(state, "waste")];
+  const look = [view.waste.top, view.waste.size, selected, hinted, dimmed].join();
   if (node.look === look) return;
   if (event === "pair" && previous && previous.waste.size > view.waste.size) ghost(node);
   node.look = look;
   toggle(node, "empty", view.waste.top == null);
   toggle(node, "free", view.waste.top != null);
   toggle(node, "selected", selected);
-  toggle(node, "hint", isHinted(state, "waste"));
-  toggle(node, "dim", isDimmed(state, "waste"));
+  toggle(node, "hint", hinted);
+  toggle(node, "dim", dimmed);
   setText(node.firstChild, faceLabel(view.waste.top));
   toggle(node, "ten", view.waste.top === 10);
   setText(node.lastChild, view.waste.size ? String(view.waste.size) : "");
   node.setAttribute("aria-pressed", String(selected));
   node.setAttribute("aria-label", wasteLabel(view, selected ? [gettext("selected")] : []));
-  if (event === "draw") animate(node, [{ transform: "translateX(calc(var(--cw) * -5)) rotateY(80deg)" }, { transform: "none" }], 240);
+  if (event === "draw") animate(node, DRAWN, 240);
 }
 
 /** A paired waste card flies off as a copy while the real waste shows the card below it. */
@@ -149,7 +156,8 @@ function ghost(node) {
   copy.tabIndex = -1;
   copy.classList.add("ghost");
   node.after(copy);
-  copy.animate(LEAVE, { duration: 320, easing: "ease-in" }).finished.then(() => copy.remove(), () => copy.remove());
+  const done = () => copy.remove();
+  copy.animate(LEAVE, { duration: 320, easing: "ease-in" }).finished.then(done, done);
 }
 
 function paintBar(ui, state) {

@@ -26,8 +26,15 @@ function fill(dialog, slot, text) {
 
 export function shareText(state, url) {
   const { game, view } = state;
-  const fmt = gettext("Heart to Heart %(code)s: won in %(time)s, %(moves)s moves, score %(score)s.");
-  const values = { code: view.code, time: formatTime(elapsedMs(state)), moves: view.moves, score: view.score };
+  const fmt = gettext(
+    "Heart to Heart %(code)s: won in %(time)s, %(moves)s moves, score %(score)s.",
+  );
+  const values = {
+    code: view.code,
+    time: formatTime(elapsedMs(state)),
+    moves: view.moves,
+    score: view.score,
+  };
   const rank = game.result?.rank;
   const ranked = rank ? " " + interpolate(gettext("Rank #%(rank)s."), { rank }) : "";
   return `${interpolate(fmt, values)}${ranked} ${url} ♥`;
@@ -43,7 +50,11 @@ function fillWin(dialog, state) {
   fill(dialog, "rank", rank ? `#${rank}` : "–");
   fill(dialog, "rank-of", rank && of ? interpolate(gettext("of %(n)s"), { n: of }) : "");
   const undos = view.undos || 0;
-  fill(dialog, "note", undos ? interpolate(ngettext("%(n)s undo", "%(n)s undos", undos), { n: undos }) : "");
+  fill(
+    dialog,
+    "note",
+    undos ? interpolate(ngettext("%(n)s undo", "%(n)s undos", undos), { n: undos }) : "",
+  );
   const url = `${location.origin}/play/${view.code}/`;
   dialog.querySelector("[data-slot=share]").value = shareText(state, url);
 }
@@ -52,7 +63,13 @@ function fillWin(dialog, state) {
 export function syncWindows(ui, state) {
   const { view, game } = state;
   const { deadlock, win, ended } = ui.dialogs;
-  const status = view.won ? "won" : view.deadlocked ? "deadlock" : game.status !== "open" ? "ended" : "open";
+  const status = view.won
+    ? "won"
+    : view.deadlocked
+      ? "deadlock"
+      : game.status !== "open"
+        ? "ended"
+        : "open";
   if (status === "won") fillWin(win, state);
   if (status === ui.shownStatus) return;
   ui.shownStatus = status;
