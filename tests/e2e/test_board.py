@@ -111,6 +111,8 @@ def test_winning_the_daily_deal_along_the_solvers_plan(open_page, artifacts):
     share = win.locator("[data-slot=share]").input_value()
     assert board.code in share and "250" in share
     board.shot(artifacts / "win-desktop.png")
+    win.locator("[data-action=copy-share]").click()
+    expect(win.locator("[data-action=copy-share] [data-slot=copied]")).to_have_text("Copied")
     win.locator("[data-slot=leaderboard]").click()
     expect(board.page.locator("main")).to_contain_text("Ben")
 
@@ -194,6 +196,8 @@ def test_a_phone_plays_by_touch_without_scrolling(open_page, artifacts):
         ".playcard .rk", "n => parseFloat(getComputedStyle(n).fontSize)"
     )
     assert rank_px >= 18
+    touch_action = "getComputedStyle(document.getElementById('board')).touchAction"
+    assert page.evaluate(touch_action) == "manipulation"  # no double-tap zoom
     for i, action in enumerate(plan):
         board.tap(action, touch=True)
         if i == len(plan) // 2:
