@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from game import services
 from game.presence import CLOSE_TOO_MANY_SOCKETS, PlayerSockets
 from game.ratelimit import CLOSE_FLOODING, FrameLimiter, Verdict
+from game.realtime.presence import play_opened, socket_closed
 from game.services import GameError
 
 MAX_FRAME_BYTES = 1024
@@ -44,8 +45,10 @@ class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_json({"type": "state", **snapshot})
+        await play_opened(self)  # game.realtime: "N playing now", and how many watch
 
     async def disconnect(self, code: int) -> None:
+        await socket_closed(self)
         await self.player_leave()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -75,6 +78,10 @@ class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
         self.selected = None
         keys = ("event", "view", "game")
         await self.send_json({"type": "state", **{key: message[key] for key in keys}})
+
+    async def game_watchers(self, message: dict) -> None:
+        """Spectators came or went (game.realtime): tell the player how many watch."""
+        await self.send_json({"type": "watchers", "count": message["count"]})
 
     async def _dispatch(self, frame: dict, seq: int) -> services.Reply:
         kind, selected = frame.get("type"), self.selected

@@ -120,3 +120,85 @@ class Result(models.Model):
     def clean(self) -> bool:
         """A clean run: no undo and no placement help."""
         return self.undos == 0 and not self.placement_help
+
+
+# Realtime (game/realtime/): live boards, presence and race rooms. Only game/realtime/ writes
+# these rows; the game rows a race plays are ordinary Games, moved by game/services/.
+
+
+class BoardVersion(models.Model):
+    """A live leaderboard's sequence number: bumped with each result it shows, in the result's
+    transaction, so a client that sees a gap knows it missed an update."""
+
+    # "daily:<YYYY-MM-DD>", "deal:<code>" or "all-time"
+    board = models.CharField(max_length=40, unique=True)
+    version = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.board} v{self.version}"
+
+
+class Presence(models.Model):
+    """One open socket that others count: a player's board, or a spectator of a game.
+
+    Each server process refreshes `seen_at` of its own rows; rows of a process that died go
+    stale and stop counting, so every process reads the same numbers from the database.
+    """
+
+    class Kind(models.TextChoices):
+        PLAY = "play", "play"
+        WATCH = "watch", "watch"
+
+    channel = models.CharField(max_length=160, unique=True)
+    process = models.CharField(max_length=32, db_index=True)
+    kind = models.CharField(max_length=5, choices=Kind)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE)
+    seen_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["kind", "game", "seen_at"])]
+
+
+class RaceRoom(models.Model):
+    """A race: 2-8 players play one deal from the same server instant; first to clear wins."""
+
+    class Status(models.TextChoices):
+        LOBBY = "lobby", "lobby"  # joining and getting ready
+        RUNNING = "running", "running"  # counting down to starts_at, then racing
+        FINISHED = "finished", "finished"  # every racer has a result: the table is final
+        EXPIRED = "expired", "expired"  # left idle in the lobby
+
+    room = models.CharField(max_length=8, unique=True)  # the short code people share
+    code = models.CharField(max_length=16)
+    fresh = models.BooleanField(default=False)  # a random deal: its code shows at the start
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    status = models.CharField(max_length=10, choices=Status, default=Status.LOBBY)
+    created_at = models.DateTimeField()
+    touched_at = models.DateTimeField(db_index=True)  # the last change, for idle expiry
+    starts_at = models.DateTimeField(null=True, blank=True)  # every racer's clock starts here
+    finished_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)  # bumped with every change
+
+    def __str__(self) -> str:
+        return f"race {self.room} ({self.status})"
+
+
+class RaceEntry(models.Model):
+    """One racer in a room; `game` is their race game, created at the start instant."""
+
+    room = models.ForeignKey(RaceRoom, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    joined_at = models.DateTimeField()
+    ready = models.BooleanField(default=False)
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="race_entry"
+    )
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "player"], name="one_entry_per_player_and_room")
+        ]

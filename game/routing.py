@@ -7,3 +7,8 @@ from game.consumers import PlayConsumer
 websocket_urlpatterns = [
     path("ws/play/<str:code>/", PlayConsumer.as_asgi()),
 ]
+
+# Live boards, presence, spectating and race rooms (game/realtime/).
+from game.realtime.routing import websocket_urlpatterns as realtime_urlpatterns  # noqa: E402
+
+websocket_urlpatterns += realtime_urlpatterns

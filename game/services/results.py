@@ -9,6 +9,7 @@ from django.db.models import Q, QuerySet
 from game import engine
 from game.models import Game, Result
 from game.ranking import RANK_ORDER
+from game.realtime.announce import result_announce
 
 
 def result_create(*, game: Game, state: engine.State, status: str, at: datetime) -> Result:
@@ -16,7 +17,7 @@ def result_create(*, game: Game, state: engine.State, status: str, at: datetime)
     game.status = status
     game.finished_at = at
     game.save(update_fields=["status", "finished_at"])
-    return Result.objects.create(
+    result = Result.objects.create(
         game=game,
         player_id=game.player_id,
         code=game.code,
@@ -30,6 +31,8 @@ def result_create(*, game: Game, state: engine.State, status: str, at: datetime)
         duration_ms=duration_ms(game.started_at, at),
         finished_at=at,
     )
+    result_announce(result=result)  # live boards and a race hear of it once this commits
+    return result
 
 
 def duration_ms(started_at: datetime, finished_at: datetime) -> int:

@@ -1,0 +1,94 @@
+"""What every realtime socket shares: frame decoding, a rate limit, one error frame, refusals."""
+
+import json
+import time
+from types import SimpleNamespace
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
+
+from game.realtime.errors import RealtimeError
+from game.services import GameError
+
+MAX_FRAME_BYTES = 1024
+CLOSE_LOGIN_REQUIRED = 4001
+CLOSE_FORBIDDEN = 4003
+CLOSE_NOT_FOUND = 4004
+
+
+class RealtimeConsumer(AsyncJsonWebsocketConsumer):
+    """A JSON socket whose frames are {"type": ...}; `frames` maps a type to its handler."""
+
+    frames: dict[str, str] = {}
+    # A token bucket: these sockets carry a few frames a minute, so a small one.
+    burst, per_second = 20, 5
+
+    async def websocket_connect(self, message) -> None:
+        self.language = _language(self.scope)
+        self.user = self.scope["user"]
+        self.tokens, self.refilled = float(self.burst), time.monotonic()
+        await super().websocket_connect(message)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        # Decoded here, not by the JSON consumer, so malformed JSON gets an error frame
+        # instead of an exception that closes the socket with 1011.
+        try:
+            self._throttle()
+            frame = _decode(text_data, bytes_data)
+            handler = self.frames.get(frame.get("type"))
+            if handler is None:
+                raise RealtimeError("unknown_frame")
+            await getattr(self, handler)(frame)
+        except GameError as error:
+            await self.send_json(self.error_frame(error))
+
+    def error_frame(self, error: GameError) -> dict:
+        """The one error frame of these sockets: a stable code and text in the socket's language."""
+        with translation.override(self.language):
+            return {"type": "error", "error": error.code, "message": error.message}
+
+    async def refuse(self, error: GameError, close_code: int) -> None:
+        """Accept only to say why, then close: a browser never sees a refused handshake's code."""
+        await self.accept()
+        await self.send_json(self.error_frame(error))
+        await self.close(code=close_code)
+
+    def require_login(self) -> None:
+        if not self.user.is_authenticated:
+            raise GameError("login_required")
+
+    def _throttle(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.refilled) * self.per_second)
+        self.refilled = now
+        if self.tokens < 1:
+            raise GameError("rate_limited")
+        self.tokens -= 1
+
+    @classmethod
+    async def encode_json(cls, content) -> str:
+        return json.dumps(content, separators=(",", ":"))
+
+
+def _language(scope: dict) -> str:
+    """The socket's language, chosen as Django chooses a page's: cookie, then Accept-Language."""
+    headers = dict(scope.get("headers", []))
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies", {}), META={"HTTP_ACCEPT_LANGUAGE": accept}
+    )
+    return translation.get_language_from_request(request)
+
+
+def _decode(text_data: str | None, bytes_data: bytes | None) -> dict:
+    if text_data is None:
+        raise GameError("binary")
+    if len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
+        raise GameError("too_large")
+    try:
+        frame = json.loads(text_data)
+    except ValueError as error:
+        raise GameError("bad_json") from error
+    if not isinstance(frame, dict):
+        raise RealtimeError("bad_frame")
+    return frame

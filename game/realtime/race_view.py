@@ -1,0 +1,106 @@
+"""What a race room shows: its racers in table order, their live progress and results."""
+
+from math import inf
+
+from django.urls import reverse
+from django.utils import timezone
+
+from game import engine
+from game.models import RaceEntry, RaceRoom
+from game.realtime import races
+from game.realtime.races import MAX_RACERS, MIN_RACERS, Status
+from game.services.log import game_replay
+
+
+def race_snapshot(*, room: RaceRoom) -> dict:
+    """The whole room as its page and its socket show it (a racer finds itself by "player")."""
+    now = timezone.now()
+    started = room.starts_at is not None and room.starts_at <= now
+    entries = room.entries.select_related("player__profile", "game__result")
+    return {
+        "room": room.room,
+        "version": room.version,
+        "status": room.status,
+        "started": started,
+        # A fresh deal's code shows only at the start: nobody can study it in another tab.
+        "code": room.code if started or not room.fresh else None,
+        "fresh": room.fresh,
+        "starts_at": room.starts_at.isoformat() if room.starts_at else None,
+        "finished_at": room.finished_at.isoformat() if room.finished_at else None,
+        "server_now": now.isoformat(),
+        "countdown_ms": int(races.COUNTDOWN.total_seconds() * 1000),
+        "min": MIN_RACERS,
+        "max": MAX_RACERS,
+        "url": reverse("race_room", args=[room.room]),
+        "entries": standings([_entry(entry, room) for entry in entries]),
+    }
+
+
+def standings(entries: list[dict]) -> list[dict]:
+    """Entries in table order with their `place`: RANK_ORDER (score desc, time asc, moves asc),
+    where a racer still playing has no time yet and so follows everyone finished on the same
+    score. The first to clear the heart has the best time among the 250s: the winner."""
+    ordered = sorted(entries, key=_rank_key)
+    for place, entry in enumerate(ordered, start=1):
+        entry["place"] = place
+    return ordered
+
+
+def _rank_key(entry: dict) -> tuple:
+    time = entry["duration_ms"] if entry["duration_ms"] is not None else inf
+    return (-entry["score"], time, entry["moves"])
+
+
+def _entry(entry: RaceEntry, room: RaceRoom) -> dict:
+    profile = getattr(entry.player, "profile", None)
+    info = {
+        "player": entry.player_id,
+        "name": profile.display_name if profile else None,
+        "ready": entry.ready,
+        "status": "waiting" if room.status in (Status.LOBBY, Status.RUNNING) else "out",
+        "game": entry.game_id,
+        "heart_left": 25,
+        "score": 0,
+        "moves": 0,
+        "stuck": False,
+        "duration_ms": None,
+        "replay_url": None,
+        "watch_url": None,
+    }
+    info = info | _progress(entry.game) if entry.game_id else info
+    return info | {"state": entry_state(info)}
+
+
+def entry_state(entry: dict) -> str:
+    """One word for a racer's row: waiting, ready, playing, stuck, won, resigned or out."""
+    if entry["status"] == "waiting":
+        return "ready" if entry["ready"] else "waiting"
+    if entry["status"] == "playing" and entry["stuck"]:
+        return "stuck"
+    return entry["status"]
+
+
+def _progress(game) -> dict:
+    view = engine.public_view(game_replay(game=game))
+    result = getattr(game, "result", None)  # a game without a result has no `result` attribute
+    progress = view_progress(view, status=game.status, duration_ms=result and result.duration_ms)
+    if result is None:
+        progress["watch_url"] = reverse("watch", args=[game.pk])
+    else:
+        progress["replay_url"] = reverse("replay", args=[game.pk])
+    return progress
+
+
+def view_progress(view: dict, *, status: str, duration_ms: int | None) -> dict:
+    """What rivals see of a racer's board: cards left in the heart, score, moves, stuck or done.
+
+    Never the board itself: rivals play the same deal, so a waste card would show them the stock.
+    """
+    return {
+        "status": "playing" if status == "open" else status,
+        "heart_left": sum(1 for card in view["heart"] if card),
+        "score": view["score"],
+        "moves": view["moves"],
+        "stuck": view["deadlocked"] and not view["won"],
+        "duration_ms": duration_ms,
+    }

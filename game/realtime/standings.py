@@ -1,0 +1,37 @@
+"""Race rooms' bookkeeping that needs no service: a change's version and its publication, and
+the end of a race when its last racer finishes.
+
+Imported by the result hook (game.realtime.announce), so it imports no service itself.
+"""
+
+from django.utils import timezone
+
+from game.models import RaceEntry, RaceRoom, Result
+from game.realtime.groups import race_group
+from game.realtime.publish import publish_on_commit
+
+
+def room_bump(room: RaceRoom) -> None:
+    """Save a changed room under its next version; its group hears of it after commit."""
+    room.version += 1
+    room.touched_at = timezone.now()
+    room.save()
+    publish_on_commit(race_group(room.room), {"type": "race.room", "version": room.version})
+
+
+def race_result_recorded(*, result: Result) -> None:
+    """A race game has its result: the room's table changed, and the last one ends the race."""
+    entries = RaceEntry.objects.filter(game_id=result.game_id)
+    room_id = entries.values_list("room_id", flat=True).first()
+    if room_id is None:
+        return
+    room = RaceRoom.objects.select_for_update().get(pk=room_id)
+    if room.status == RaceRoom.Status.RUNNING and not room_racing(room):
+        room.status = RaceRoom.Status.FINISHED
+        room.finished_at = result.finished_at
+    room_bump(room)
+
+
+def room_racing(room: RaceRoom) -> bool:
+    """Whether some racer's game is still open."""
+    return room.entries.filter(game__isnull=False, game__result__isnull=True).exists()

@@ -1,0 +1,80 @@
+"""Spectating and replays: who may watch a game, and what a spectator is sent.
+
+A spectator sees exactly the public view the player's own board shows (from the game's group),
+never more. Two rules keep watching fair, because a game shows the stock order as it draws:
+today's daily deal can be watched only by players who have finished their ranked attempt of
+it, and nobody watches a game of a deal they are playing themselves.
+"""
+
+from game.daily import daily_today
+from game.models import Game, Profile, Result
+from game.realtime.errors import RealtimeError
+from game.services import game_snapshot
+
+# What of the game object a spectator needs: the player's seq and settings stay private.
+SPECTATOR_KEYS = (
+    "id",
+    "code",
+    "kind",
+    "ranked",
+    "practice",
+    "status",
+    "started_at",
+    "server_now",
+    "daily_date",
+    "result",
+)
+
+
+def game_to_watch(*, viewer, game_id: int) -> Game:
+    """The game if `viewer` may watch or replay it; else RealtimeError saying why not."""
+    game = Game.objects.select_related("daily").filter(pk=game_id).first()
+    if game is None:
+        raise RealtimeError("no_such_game")
+    refusal = watch_refusal(viewer=viewer, game=game)
+    if refusal:
+        raise RealtimeError(refusal)
+    return game
+
+
+def watch_refusal(*, viewer, game: Game) -> str | None:
+    """Why `viewer` may not watch `game` now ("daily_locked", "playing_this_deal"), or None."""
+    if viewer.is_authenticated and viewer.pk == game.player_id:
+        return None
+    today = game.daily_id is not None and game.daily.date >= daily_today()
+    if today and not _ranked_attempt_finished(viewer, game.daily_id):
+        return "daily_locked"
+    if viewer.is_authenticated and _playing(viewer, game.code):
+        return "playing_this_deal"
+    return None
+
+
+def _ranked_attempt_finished(viewer, daily_id: int) -> bool:
+    if not viewer.is_authenticated:
+        return False
+    return Result.objects.filter(player=viewer, daily_id=daily_id, ranked=True).exists()
+
+
+def _playing(viewer, code: str) -> bool:
+    return Game.objects.filter(player=viewer, code=code, status=Game.Status.OPEN).exists()
+
+
+def spectator_snapshot(*, game_id: int) -> dict:
+    """{"view", "game", "player"}: the game as its player's board shows it now."""
+    game = Game.objects.select_related("daily").get(pk=game_id)
+    snapshot = game_snapshot(game=game)
+    return {
+        "view": snapshot["view"],
+        "game": spectator_game(snapshot["game"]),
+        "player": player_name(game.player_id),
+    }
+
+
+def spectator_game(game: dict) -> dict:
+    """The part of a game object a spectator may see."""
+    return {key: game[key] for key in SPECTATOR_KEYS if key in game}
+
+
+def player_name(user_id: int) -> str | None:
+    names = Profile.objects.filter(user_id=user_id).values_list("display_name", flat=True)
+    return names.first()

@@ -1,0 +1,42 @@
+"""Helpers of the realtime tests: sockets on any path, and games finished through the services."""
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from game import services
+from h2h_site.asgi import application
+from tests.web.conftest import ORIGIN
+
+
+async def connect(path: str, cookie: str | None = None) -> WebsocketCommunicator:
+    """A connected communicator on `path`, past nothing yet."""
+    headers = [(b"origin", ORIGIN), (b"host", b"testserver")]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    socket = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await socket.connect()
+    assert connected, path
+    return socket
+
+
+async def frame_of(socket, kind: str, timeout: float = 2) -> dict:
+    """The next frame of type `kind`, skipping others (e.g. presence between board frames)."""
+    while True:
+        frame = await socket.receive_json_from(timeout=timeout)
+        if frame["type"] == kind:
+            return frame
+
+
+@database_sync_to_async
+def resign(player, code: str) -> int:
+    """Open the player's game of `code` and resign it at once: a result, committed. Its id."""
+    game = services.game_open(player=player, code=code)
+    services.game_resign(player=player, game_id=game.pk)
+    return game.pk
+
+
+@database_sync_to_async
+def play(player, game_id: int, actions, first_seq: int = 1) -> None:
+    """Tap `actions` on the player's game through the services, one transaction each."""
+    for seq, action in enumerate(actions, start=first_seq):
+        services.game_tap(player=player, game_id=game_id, seq=seq, target=action)

@@ -1,0 +1,88 @@
+"""Presence: "N playing now" counts open play sockets in the database, so every process agrees;
+the home page and today's board hear it change; a dead process's rows stop counting."""
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+import h2h_site.asgi
+from game import daily, services
+from game.models import Presence
+from game.realtime import presence
+from tests.web.conftest import open_socket
+from tests.web.realtime import connect, frame_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CODE = "HH1-N-AAAAAAC"
+
+
+async def playing_count(socket) -> int:
+    return (await frame_of(socket, "presence"))["playing"]
+
+
+async def test_the_home_page_hears_players_come_and_go(player_cookie, rival_cookie):
+    home = await connect("/ws/live/home/")
+    assert await playing_count(home) == 0
+    ann = await open_socket(h2h_site.asgi.application, CODE, player_cookie)
+    assert await playing_count(home) == 1
+    ann_tab = await open_socket(h2h_site.asgi.application, CODE, player_cookie)
+    assert await playing_count(home) == 1  # one player, two tabs
+    bea = await open_socket(h2h_site.asgi.application, CODE, rival_cookie)
+    assert await playing_count(home) == 2
+    for socket in (ann, ann_tab):
+        await socket.disconnect()
+    counts = [await playing_count(home) for _ in range(2)]
+    assert counts[-1] == 1
+    await bea.disconnect()
+    assert await playing_count(home) == 0
+    await home.disconnect()
+
+
+@database_sync_to_async
+def todays_code() -> str:
+    return daily.daily_deal().code
+
+
+async def test_todays_board_names_who_plays_todays_deal_with_a_watch_link(
+    player_cookie, rival_cookie
+):
+    code = await todays_code()
+    board = await connect(f"/ws/live/daily/{daily.daily_today().isoformat()}/")
+    await frame_of(board, "board")
+    assert (await frame_of(board, "presence"))["daily"] == []
+    ann = await open_socket(h2h_site.asgi.application, code, player_cookie)
+    game_id = (await ann.receive_json_from())["game"]["id"]
+    frame = await frame_of(board, "presence")
+    assert frame["daily"] == [{"player": "Ann", "watch_url": f"/watch/{game_id}/"}]
+    assert (frame["playing"], frame["daily_playing"]) == (1, 1)
+    bea = await open_socket(h2h_site.asgi.application, CODE, rival_cookie)  # another deal
+    frame = await frame_of(board, "presence")
+    assert (frame["playing"], frame["daily_playing"]) == (2, 1)
+    for socket in (ann, bea, board):
+        await socket.disconnect()
+
+
+async def test_a_past_days_board_and_a_deal_board_show_no_presence():
+    for path in ("/ws/live/daily/2024-01-01/", f"/ws/live/deal/{CODE}/", "/ws/live/all-time/"):
+        socket = await connect(path)
+        assert (await socket.receive_json_from())["type"] == "board"
+        assert await socket.receive_nothing()
+        await socket.disconnect()
+
+
+def test_a_process_that_stopped_beating_stops_counting(player, rival, db):
+    game = services.game_open(player=player, code=CODE)
+    other = services.game_open(player=rival, code=CODE)
+    presence.presence_enter(channel="here", kind="play", user_id=player.pk, game_id=game.pk)
+    presence.presence_enter(channel="dead", kind="play", user_id=rival.pk, game_id=other.pk)
+    Presence.objects.filter(channel="dead").update(
+        process="gone", seen_at=timezone.now() - 2 * presence.STALE_AFTER
+    )
+    assert presence.playing_now() == 1
+    Presence.objects.filter(channel="here").update(
+        seen_at=timezone.now() - presence.STALE_AFTER / 2
+    )
+    assert presence.presence_beat() == 1  # the dead row is swept, this process's row refreshed
+    assert list(Presence.objects.values_list("channel", flat=True)) == ["here"]
+    assert Presence.objects.get().seen_at > timezone.now() - presence.STALE_AFTER / 4

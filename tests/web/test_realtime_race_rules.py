@@ -1,0 +1,161 @@
+"""Race rooms' rules, through the services: who may join, when the countdown starts, the start
+instant, and idle rooms ending."""
+
+import datetime
+
+import pytest
+from django.utils import timezone
+
+from game import daily, services
+from game.models import DailyDeal, Game, RaceRoom, Result
+from game.realtime import races
+from game.realtime.race_view import race_snapshot
+from game.services import GameError
+
+pytestmark = pytest.mark.django_db
+
+CODE = "HH1-N-AAAAAAC"
+
+
+def refused(error: str, action, **arguments) -> None:
+    with pytest.raises(GameError) as caught:
+        action(**arguments)
+    assert caught.value.code == error and caught.value.message
+
+
+@pytest.fixture
+def players(make_player):
+    return [make_player(f"racer{n}") for n in range(9)]
+
+
+def ready_all(room, players) -> None:
+    for player in players:
+        races.race_ready(player=player, room=room.room, ready=True)
+
+
+def test_a_room_has_a_short_code_and_its_creator_in_it(player):
+    room = races.race_create(player=player, code="hh1-n-aaaaaac")
+    assert room.code == CODE and not room.fresh and room.status == RaceRoom.Status.LOBBY
+    assert len(room.room) == 6 and set(room.room) <= set(races.ROOM_ALPHABET)
+    assert [e["name"] for e in race_snapshot(room=room)["entries"]] == ["Ann"]
+
+
+def test_eight_players_at_most(players):
+    room = races.race_create(player=players[0])
+    for player in players[1:8]:
+        races.race_join(player=player, room=room.room)
+    refused("room_full", races.race_join, player=players[8], room=room.room)
+
+
+def test_the_countdown_starts_when_two_or_more_joined_players_are_all_ready(player, rival):
+    room = races.race_create(player=player)
+    races.race_ready(player=player, room=room.room, ready=True)
+    assert RaceRoom.objects.get(pk=room.pk).status == "lobby"  # alone: no race
+    races.race_join(player=rival, room=room.room)
+    races.race_ready(player=rival, room=room.room, ready=True)
+    started = RaceRoom.objects.get(pk=room.pk)
+    assert started.status == "running"
+    assert started.starts_at - timezone.now() <= races.COUNTDOWN
+    refused("race_started", races.race_leave, player=rival, room=room.room)
+    refused("race_started", races.race_ready, player=rival, room=room.room, ready=False)
+
+
+def test_nobody_joins_after_the_start_but_racers_rejoin(player, rival, make_player):
+    room = races.race_create(player=player)
+    races.race_join(player=rival, room=room.room)
+    ready_all(room, [player, rival])
+    refused("race_started", races.race_join, player=make_player("late"), room=room.room)
+    assert races.race_join(player=rival, room=room.room).pk == room.pk
+
+
+def test_leaving_a_lobby_and_errors_of_players_not_in_it(player, rival):
+    room = races.race_create(player=player)
+    refused("not_in_room", races.race_ready, player=rival, room=room.room, ready=True)
+    refused("bad_ready", races.race_ready, player=player, room=room.room, ready=1)
+    races.race_join(player=rival, room=room.room)
+    races.race_leave(player=rival, room=room.room)
+    refused("not_in_room", races.race_leave, player=rival, room=room.room)
+
+
+def test_todays_daily_deal_and_bad_codes_cannot_be_raced(player):
+    today = daily.daily_deal()
+    refused("daily_today", races.race_create, player=player, code=today.code)
+    refused("bad_code", races.race_create, player=player, code="HH9-N-AAAAAAA")
+    refused("no_such_room", races.race_join, player=player, room="ZZZZZZ")
+
+
+def test_a_player_with_an_unfinished_ranked_game_of_the_deal_cannot_race_it(player, rival):
+    old = DailyDeal.objects.create(date=daily.daily_today() - datetime.timedelta(days=2), code=CODE)
+    Game.objects.create(player=rival, code=CODE, daily=old, ranked=True, started_at=timezone.now())
+    room = races.race_create(player=player, code=CODE)
+    refused("ranked_open", races.race_join, player=rival, room=room.room)
+    refused("ranked_open", races.race_create, player=rival, code=CODE)
+
+
+def started_race(player, rival, code=""):
+    room = races.race_create(player=player, code=code)
+    races.race_join(player=rival, room=room.room)
+    ready_all(room, [player, rival])
+    RaceRoom.objects.filter(pk=room.pk).update(starts_at=timezone.now())
+    assert races.race_begin(room=room.room)
+    return RaceRoom.objects.get(pk=room.pk)
+
+
+def test_the_games_start_at_the_rooms_instant_unranked_and_end_an_unfinished_game_first(
+    player, rival
+):
+    earlier = services.game_open(player=rival, code=CODE)
+    room = started_race(player, rival, CODE)
+    assert not races.race_begin(room=room.room)  # made once, whoever comes next
+    games = Game.objects.filter(race_entry__room=room)
+    assert {g.started_at for g in games} == {room.starts_at}
+    assert not any(g.ranked for g in games) and all(g.status == "open" for g in games)
+    assert Game.objects.get(pk=earlier.pk).status == "resigned"
+
+
+def test_racing_a_past_daily_deal_is_practice(player, rival):
+    past = DailyDeal.objects.create(
+        date=daily.daily_today() - datetime.timedelta(days=3), code=CODE
+    )
+    room = started_race(player, rival, CODE)
+    game = Game.objects.get(race_entry__room=room, player=player)
+    assert game.daily == past and not game.ranked
+    services.game_resign(player=player, game_id=game.pk)
+    assert not Result.objects.filter(ranked=True).exists()
+
+
+def test_the_last_result_finishes_the_race(player, rival):
+    room = started_race(player, rival)
+    for racer in (player, rival):
+        game = Game.objects.get(race_entry__room=room, player=racer)
+        services.game_resign(player=racer, game_id=game.pk)
+    finished = RaceRoom.objects.get(pk=room.pk)
+    assert finished.status == "finished" and finished.finished_at
+    assert [e["place"] for e in race_snapshot(room=finished)["entries"]] == [1, 2]
+    refused("race_over", races.race_ready, player=player, room=room.room, ready=True)
+
+
+def test_an_idle_lobby_expires(player, rival):
+    room = races.race_create(player=player)
+    RaceRoom.objects.filter(pk=room.pk).update(touched_at=timezone.now() - races.IDLE * 2)
+    assert races.race_expire_idle() == 1
+    assert races.race_room(room=room.room).status == "expired"
+    refused("race_over", races.race_join, player=rival, room=room.room)
+
+
+def test_an_idle_race_ends_its_unfinished_games_and_finishes(player, rival):
+    room = started_race(player, rival)
+    long_ago = timezone.now() - races.IDLE * 2
+    RaceRoom.objects.filter(pk=room.pk).update(touched_at=long_ago)
+    assert races.race_room(room=room.room).status == "finished"
+    assert set(Game.objects.filter(race_entry__room=room).values_list("status", flat=True)) == {
+        "resigned"
+    }
+
+
+def test_a_race_still_being_played_is_not_idle(player, rival):
+    room = started_race(player, rival)
+    game = Game.objects.get(race_entry__room=room, player=player)
+    RaceRoom.objects.filter(pk=room.pk).update(touched_at=timezone.now() - races.IDLE * 2)
+    services.game_tap(player=player, game_id=game.pk, seq=1, target="stock")
+    assert races.race_room(room=room.room).status == "running"

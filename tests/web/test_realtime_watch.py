@@ -1,0 +1,157 @@
+"""Spectating: a read-only socket that shows exactly the player's public view, move by move;
+the player hears how many watch; today's deal and one's own deal stay unwatchable."""
+
+import datetime
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+import h2h_site.asgi
+from game import daily
+from game.models import DailyDeal, Game
+from tests.web.conftest import game_log, open_socket, reveals_stock
+from tests.web.realtime import connect, frame_of, resign
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CODE = "HH1-N-AAAAAAC"
+
+
+@pytest.fixture(autouse=True)
+def quick(settings):
+    settings.TAP_RATE = 0
+
+
+async def playing(cookie, code=CODE):
+    board = await open_socket(h2h_site.asgi.application, code, cookie)
+    return board, await board.receive_json_from()
+
+
+async def test_a_spectator_sees_the_players_view_move_by_move(player_cookie, rival_cookie):
+    board, greeting = await playing(player_cookie)
+    game_id = greeting["game"]["id"]
+    watcher = await connect(f"/ws/watch/{game_id}/", rival_cookie)
+    first = await frame_of(watcher, "state")
+    assert first["view"] == greeting["view"] and first["player"] == "Ann"
+    assert "last_seq" not in first["game"] and first["game"]["id"] == game_id
+    frames = [first]
+    for seq, target in enumerate(["stock", "stock", "stock"], start=1):
+        await board.send_json_to({"type": "tap", "seq": seq, "target": target})
+        reply = await frame_of(board, "state")
+        seen = await frame_of(watcher, "state")
+        assert seen["view"] == reply["view"] and seen["event"] == "draw"
+        frames.append(seen)
+    assert not any(reveals_stock(str(frame), CODE) for frame in frames)
+    await watcher.disconnect()
+    await board.disconnect()
+
+
+async def test_the_player_hears_how_many_watch(player_cookie, rival_cookie, make_player):
+    board, greeting = await playing(player_cookie)
+    game_id = greeting["game"]["id"]
+    first = await connect(f"/ws/watch/{game_id}/", rival_cookie)
+    assert (await frame_of(board, "watchers"))["count"] == 1
+    second = await connect(f"/ws/watch/{game_id}/")  # anyone may watch a normal deal
+    assert (await frame_of(board, "watchers"))["count"] == 2
+    assert (await frame_of(second, "watchers"))["count"] == 2
+    await first.disconnect()
+    assert (await frame_of(board, "watchers"))["count"] == 1
+    # A tab opened later is told at once.
+    other_tab, _ = await playing(player_cookie)
+    assert (await frame_of(other_tab, "watchers"))["count"] == 1
+    for socket in (second, other_tab, board):
+        await socket.disconnect()
+
+
+async def test_a_spectator_cannot_play(player_cookie, rival_cookie):
+    board, greeting = await playing(player_cookie)
+    game_id = greeting["game"]["id"]
+    watcher = await connect(f"/ws/watch/{game_id}/", rival_cookie)
+    await frame_of(watcher, "state")
+    before = await game_log(game_id)
+    for frame in ({"type": "tap", "seq": 1, "target": "stock"}, {"type": "resign", "seq": 2}):
+        await watcher.send_json_to(frame)
+        assert (await frame_of(watcher, "error"))["error"] == "unknown_frame"
+    await watcher.send_to(text_data="{")
+    assert (await frame_of(watcher, "error"))["error"] == "bad_json"
+    assert await game_log(game_id) == before
+    await watcher.disconnect()
+    await board.disconnect()
+
+
+async def test_a_spectator_who_reconnects_starts_from_the_game_as_it_is(
+    player_cookie, rival_cookie
+):
+    board, greeting = await playing(player_cookie)
+    game_id = greeting["game"]["id"]
+    watcher = await connect(f"/ws/watch/{game_id}/", rival_cookie)
+    await frame_of(watcher, "state")
+    await watcher.disconnect()
+    await board.send_json_to({"type": "tap", "seq": 1, "target": "stock"})
+    reply = await frame_of(board, "state")
+    again = await connect(f"/ws/watch/{game_id}/", rival_cookie)
+    assert (await frame_of(again, "state"))["view"] == reply["view"]
+    await again.disconnect()
+    await board.disconnect()
+
+
+@database_sync_to_async
+def todays_game(player) -> int:
+    deal = daily.daily_deal()
+    return Game.objects.create(
+        player=player, code=deal.code, daily=deal, ranked=True, started_at=timezone.now()
+    ).pk
+
+
+async def refusal(path, cookie=None) -> tuple[str, int]:
+    socket = await connect(path, cookie)
+    error = (await socket.receive_json_from())["error"]
+    return error, (await socket.receive_output())["code"]
+
+
+async def test_todays_deal_is_watched_only_after_ones_own_ranked_game(player, rival, rival_cookie):
+    game_id = await todays_game(player)
+    assert await refusal(f"/ws/watch/{game_id}/") == ("daily_locked", 4003)
+    assert await refusal(f"/ws/watch/{game_id}/", rival_cookie) == ("daily_locked", 4003)
+    rivals_game = await todays_game(rival)
+    await database_sync_to_async(_resign)(rival, rivals_game)
+    watcher = await connect(f"/ws/watch/{game_id}/", rival_cookie)
+    assert (await frame_of(watcher, "state"))["game"]["id"] == game_id
+    await watcher.disconnect()
+
+
+def _resign(player, game_id):
+    from game import services
+
+    services.game_resign(player=player, game_id=game_id)
+
+
+async def test_nobody_watches_a_deal_they_are_playing(player_cookie, rival_cookie):
+    board, greeting = await playing(player_cookie)
+    rival_board, _ = await playing(rival_cookie)
+    path = f"/ws/watch/{greeting['game']['id']}/"
+    assert await refusal(path, rival_cookie) == ("playing_this_deal", 4003)
+    assert await refusal("/ws/watch/999999/") == ("no_such_game", 4004)
+    await board.disconnect()
+    await rival_board.disconnect()
+
+
+async def test_a_finished_game_shows_its_end(player):
+    game_id = await resign(player, CODE)
+    watcher = await connect(f"/ws/watch/{game_id}/")
+    frame = await frame_of(watcher, "state")
+    assert frame["game"]["status"] == "resigned" and frame["game"]["result"]["won"] is False
+    await watcher.disconnect()
+
+
+def test_a_past_daily_deal_may_be_watched(player, db):
+    deal = DailyDeal.objects.create(
+        date=daily.daily_today() - datetime.timedelta(days=1), code=CODE
+    )
+    game = Game.objects.create(player=player, code=CODE, daily=deal, started_at=timezone.now())
+    from django.contrib.auth.models import AnonymousUser
+
+    from game.realtime.watching import watch_refusal
+
+    assert watch_refusal(viewer=AnonymousUser(), game=game) is None
