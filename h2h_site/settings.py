@@ -187,7 +187,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "h2h_site.storage.ModuleAwareStaticFilesStorage"
         )
     },
 }
