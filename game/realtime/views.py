@@ -71,7 +71,7 @@ def race_labels() -> dict[str, str]:
         "ready": _("ready"),
         "playing": _("racing"),
         "stuck": _("stuck"),
-        "won": _("cleared the heart"),
+        "won": _("cleared"),
         "resigned": _("resigned"),
         "out": _("out"),
         "lobby": _("Waiting for players: the race starts when 2 to 8 players are all ready."),

@@ -58,20 +58,27 @@ export class RaceBoard {
 
   intents() {
     return {
-      tap: (target) => this.playable() && this.conn.send({ type: "tap", target }),
-      undo: () => this.playable() && this.state.view.can_undo && this.conn.send({ type: "undo" }),
+      tap: (target) => this.playable() && this.send({ type: "tap", target }),
+      undo: () => this.playable() && this.state.view.can_undo && this.send({ type: "undo" }),
       resign: async () => {
         if (!this.playable()) return;
         if (await confirmWith(this.confirm, gettext("Resign? Your result is what the board shows now."))) {
-          this.conn.send({ type: "resign" });
+          this.send({ type: "resign" });
         }
       },
     };
   }
 
+  /** Send an action; the element counts those not yet answered, as the play page does. */
+  send(message) {
+    this.conn.send(message);
+    this.root.dataset.pending = String(this.conn.unacked.size);
+  }
+
   frame(frame) {
     // Counted on the element so tests can wait for the server's answer, as on the play page.
     this.root.dataset.frames = String(++this.frames);
+    this.root.dataset.pending = String(this.conn.unacked.size);
     if (frame.type === "error") {
       if (frame.error !== "duplicate_seq") toast(this.ui.toast, frame.message);
       return;
@@ -94,7 +101,7 @@ export class RaceBoard {
   syncHelp() {
     const { game, settings } = this.state;
     if (game.placement_help !== settings.placementHelp && !isOver(this.state)) {
-      this.conn.send({ type: "settings", placement_help: settings.placementHelp });
+      this.send({ type: "settings", placement_help: settings.placementHelp });
     }
   }
 

@@ -38,5 +38,9 @@ def resign(player, code: str) -> int:
 @database_sync_to_async
 def play(player, game_id: int, actions, first_seq: int = 1) -> None:
     """Tap `actions` on the player's game through the services, one transaction each."""
+    selected = None  # a selection lives in the socket's memory: carry it from tap to tap
     for seq, action in enumerate(actions, start=first_seq):
-        services.game_tap(player=player, game_id=game_id, seq=seq, target=action)
+        reply = services.game_tap(
+            player=player, game_id=game_id, seq=seq, target=action, selected=selected
+        )
+        selected = reply.state.selected

@@ -1,0 +1,98 @@
+"""Heart to heart in two browsers: a race room from lobby to result table, both racers playing
+the same deal to the end, while an onlooker's leaderboard of that deal updates by itself."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.board import Board, log_in
+from tests.e2e.conftest import DESKTOP, PASSWORD, PHONE
+from tests.e2e.deals import winnable_plan
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def page_of(server, browser, logins):
+    """page_of(user or None, device) -> a page on the live server, logged in as `user`."""
+    contexts, errors = [], []
+
+    def page_of(user, device=DESKTOP):
+        state = logins.get(user) if user else None
+        context = browser.new_context(
+            base_url=server.url, locale="en-US", storage_state=state, **device
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        if user and user not in logins:
+            log_in(page, user, PASSWORD)
+            logins[user] = context.storage_state()
+        return page
+
+    yield page_of
+    for context in contexts:
+        context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def racer_row(page, name):
+    return page.locator("tbody[data-racers] tr", has_text=name)
+
+
+def test_two_players_race_the_same_deal_to_the_end(page_of, artifacts):
+    code, plan = winnable_plan(seed=5, longest=90)
+    onlooker = page_of(None)
+    onlooker.goto(f"/leaderboard/deal/{code}/")
+    expect(onlooker.locator("[data-live-empty]")).to_be_visible()
+
+    ana, ben = page_of("ana"), page_of("ben", PHONE)
+    ana.goto("/race/")
+    ana.fill("#race-code", code)
+    ana.get_by_role("button", name="Open a room").click()
+    ana.wait_for_url(re.compile(r"/race/[A-Z0-9]{6}/$"))
+    ben.goto(ana.url)
+    ben.locator("[data-race-do=join]").click()
+    expect(racer_row(ana, "Ben")).to_be_visible()
+    ana.locator("[data-race-do=ready]").click()
+    expect(racer_row(ben, "Ana").locator(".badge")).to_have_text("ready")
+    ben.locator("[data-race-do=ready]").click()
+    expect(ana.locator("[data-race-countdown]")).to_be_visible()
+
+    boards = Board(ana, []), Board(ben, [])
+    for board in boards:
+        board.wait_ready()
+        assert board.code == code
+    # Ana plays the plan; Ben keeps two taps behind every three of hers.
+    lead, trail = boards
+    behind = 0
+    for i, action in enumerate(plan):
+        lead.tap(action)
+        if i % 3:
+            trail.tap(plan[behind])
+            behind += 1
+        if i == len(plan) // 2:
+            left = int(racer_row(ben, "Ana").locator("[data-slot=left]").inner_text())
+            assert left < 25  # Ben sees Ana's heart shrink as she plays
+    expect(racer_row(ben, "Ana").locator(".badge")).to_have_text("cleared")
+    expect(ben.locator("[data-race-status]")).to_contain_text("Ana cleared the heart first!")
+    ana.wait_for_timeout(400)  # let the last pair fly off
+    ana.screenshot(path=str(artifacts / "race-desktop.png"))
+    expect(onlooker.locator("tbody[data-live-rows] tr")).to_have_count(1)
+
+    for action in plan[behind:]:
+        trail.tap(action)
+    for page in (ana, ben):
+        expect(page.locator("[data-race]")).to_have_attribute("data-status", "finished")
+    names = ana.locator("tbody[data-racers] tr .who").all_inner_texts()
+    assert [name.split(" ")[0] for name in names] == ["Ana", "Ben"]
+    expect(racer_row(ana, "Ben").locator(".badge")).to_have_text("cleared")
+    ben.screenshot(path=str(artifacts / "race-phone.png"), full_page=True)
+
+    # The onlooker's board took both results without a reload, the newest highlighted.
+    rows = onlooker.locator("tbody[data-live-rows] tr")
+    expect(rows).to_have_count(2)
+    expect(onlooker.locator("tr.fresh .who")).to_have_text("Ben")
+    assert rows.locator(".who").all_inner_texts() == ["Ana", "Ben"]

@@ -1,0 +1,133 @@
+"""The realtime pages: race rooms (lobby to result table), spectating and replays, and the live
+hooks on the leaderboards and player pages."""
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from game import engine, services
+from game.models import Game, RaceRoom
+from game.realtime import races
+from tests.web.conftest import reveals_stock
+
+pytestmark = pytest.mark.django_db
+
+CODE = "HH1-N-AAAAAAC"
+
+
+@pytest.fixture(autouse=True)
+def english(settings):
+    settings.LANGUAGE_CODE = "en"
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def json_script(content: str, element_id: str):
+    found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', content)
+    return json.loads(found.group(1))
+
+
+def test_opening_a_race_room_leads_to_its_page(player):
+    client = logged_in(player)
+    response = client.post("/race/new/", {"code": "hh1-n-aaaaaac"})
+    room = RaceRoom.objects.get()
+    assert response.status_code == 302 and response.url == f"/race/{room.room}/"
+    page = client.get(response.url).content.decode()
+    snapshot = json_script(page, "race-room")
+    assert snapshot["code"] == CODE and [e["name"] for e in snapshot["entries"]] == ["Ann"]
+    assert json_script(page, "race-labels")["won"]
+    assert f'data-ws-path="/ws/race/{room.room}/"' in page and "<script>" not in page
+
+
+def test_a_room_code_is_found_however_it_is_typed(player):
+    room = races.race_create(player=player)
+    client = Client()
+    assert client.get("/race/find/", {"room": room.room.lower()}).url == f"/race/{room.room}/"
+    assert client.get(f"/race/{room.room.lower()}/").url == f"/race/{room.room}/"
+    assert client.get("/race/find/", {"room": "??"}).status_code == 400
+    assert client.get("/race/ZZZZZZ/").status_code == 404
+
+
+def test_racing_needs_a_login_and_a_good_code(player):
+    assert Client().post("/race/new/").status_code == 302  # to the login page
+    response = logged_in(player).post("/race/new/", {"code": "HH9-N-AAAAAAA"})
+    assert response.status_code == 400 and "unknown deal version 9" in response.content.decode()
+    assert "Race this deal" in Client().get(f"/leaderboard/deal/{CODE}/").content.decode()
+
+
+def test_a_finished_races_table_stays_at_its_link(player, rival):
+    room = races.race_create(player=player)
+    races.race_join(player=rival, room=room.room)
+    for racer in (player, rival):
+        races.race_ready(player=racer, room=room.room, ready=True)
+    RaceRoom.objects.filter(pk=room.pk).update(starts_at=room.touched_at)
+    races.race_begin(room=room.room)
+    for racer in (rival, player):
+        game = Game.objects.get(race_entry__room=room, player=racer)
+        services.game_resign(player=racer, game_id=game.pk)
+    page = Client().get(f"/race/{room.room}/").content.decode()
+    snapshot = json_script(page, "race-room")
+    assert snapshot["status"] == "finished"
+    assert [e["state"] for e in snapshot["entries"]] == ["resigned", "resigned"]
+    assert page.count("/replay/") >= 2
+
+
+@pytest.fixture
+def played(player):
+    """A game of the player's with a few moves: open, not yet finished."""
+    game = services.game_open(player=player, code=CODE)
+    for seq in range(1, 4):
+        services.game_tap(player=player, game_id=game.pk, seq=seq, target="stock")
+    return game
+
+
+def test_the_watch_page_shows_the_players_view_and_nothing_more(played, rival):
+    page = logged_in(rival).get(f"/watch/{played.pk}/").content.decode()
+    snapshot = json_script(page, "watch-snapshot")
+    assert snapshot["view"] == engine.public_view(engine.replay(CODE, ["stock"] * 3))
+    assert snapshot["player"] == "Ann" and "last_seq" not in snapshot["game"]
+    assert f'data-ws-path="/ws/watch/{played.pk}/"' in page
+    assert not reveals_stock(page, CODE)
+
+
+def test_the_replay_page_starts_at_the_deal_and_links_its_steps(played, player):
+    services.game_resign(player=player, game_id=played.pk)
+    page = Client().get(f"/replay/{played.pk}/").content.decode()
+    steps = json_script(page, "replay-steps")
+    assert steps["total"] == 4 and steps["steps"][0]["view"]["stock"] == 26
+    assert f'data-steps-url="/replay/{played.pk}/steps/"' in page
+
+
+def test_an_open_game_is_watched_not_replayed(played):
+    response = Client().get(f"/replay/{played.pk}/")
+    assert response.status_code == 409 and "watch it live" in response.content.decode()
+    assert Client().get(f"/replay/{played.pk}/steps/").status_code == 409
+    assert Client().get("/watch/999999/").status_code == 404
+
+
+def test_boards_and_player_pages_link_replays_and_live_games(played, player, rival):
+    finished = services.game_open(player=rival, code=CODE)
+    services.game_resign(player=rival, game_id=finished.pk)
+    board = Client().get(f"/leaderboard/deal/{CODE}/").content.decode()
+    assert f'href="/replay/{finished.pk}/"' in board and 'data-live-ws="/ws/live/deal/' in board
+    assert f'<tr data-id="{finished.result.pk}"' in board
+    page = Client().get("/players/Ann/").content.decode()
+    assert f'href="/watch/{played.pk}/"' in page
+    assert f'href="/replay/{finished.pk}/"' in Client().get("/players/Bea/").content.decode()
+
+
+def test_the_home_page_and_todays_board_carry_the_live_hooks(client):
+    home = client.get("/").content.decode()
+    assert 'data-live-ws="/ws/live/home/"' in home and "data-playing" in home
+    assert "playing now" in home and "/race/" in home
+    daily = client.get("/leaderboard/daily/").content.decode()
+    assert "data-daily-list" in daily and 'data-live-ws="/ws/live/daily/' in daily
+    assert (
+        'data-live-ws="/ws/live/all-time/"' in client.get("/leaderboard/all-time/").content.decode()
+    )
