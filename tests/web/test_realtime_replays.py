@@ -1,0 +1,73 @@
+"""Replays: every step is the public view of the log's prefix, computed on the server; the
+stock is shown as the game drew it and never ahead."""
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from game import engine, services
+from game.models import Game
+from game.realtime.replays import replay_steps
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def won_game(player, winnable) -> tuple[Game, list]:
+    code, plan = winnable
+    game = services.game_open(player=player, code=code)
+    selected = None
+    for seq, action in enumerate(plan, start=1):
+        reply = services.game_tap(
+            player=player, game_id=game.pk, seq=seq, target=action, selected=selected
+        )
+        selected = reply.state.selected
+    game.refresh_from_db()
+    assert game.status == "won"
+    return game, list(game.actions.order_by("index").values_list("action", flat=True))
+
+
+def all_steps(game) -> list[dict]:
+    first = replay_steps(game=game)
+    steps = list(first["steps"])
+    while len(steps) < first["total"]:
+        steps += replay_steps(game=game, start=len(steps))["steps"]
+    return steps
+
+
+def test_each_step_is_the_public_view_of_the_logs_prefix(won_game):
+    game, log = won_game
+    steps = all_steps(game)
+    assert [step["index"] for step in steps] == list(range(len(log) + 1))
+    for step in steps:
+        state = engine.replay(game.code, log[: step["index"]], key=settings.DEAL_KEY)
+        assert step["view"] == engine.public_view(state)
+    assert steps[0]["action"] is None and steps[-1]["view"]["won"]
+    assert {step["event"] for step in steps[1:]} <= {"selected", "pair", "draw", "redeal"}
+    assert all(set(step) == {"index", "action", "event", "at_ms", "view"} for step in steps)
+    assert [s["at_ms"] for s in steps] == sorted(s["at_ms"] for s in steps)
+
+
+
+def test_the_steps_come_in_chunks_over_http(won_game):
+    game, log = won_game
+    client = Client()
+    chunk = client.get(f"/replay/{game.pk}/steps/", {"start": 3}).json()
+    assert chunk["total"] == len(log) + 1 and chunk["start"] == 3
+    assert chunk["steps"][0]["index"] == 3
+    assert client.get(f"/replay/{game.pk}/steps/", {"start": "x"}).status_code == 400
+    assert client.get("/replay/999999/steps/").status_code == 404
+    past_the_end = client.get(f"/replay/{game.pk}/steps/", {"start": 100_000}).json()
+    assert past_the_end["steps"] == []
+
+
+def test_a_replay_of_todays_deal_waits_for_ones_own_ranked_game(player, rival):
+    game = services.game_daily_open(player=player)
+    services.game_resign(player=player, game_id=game.pk)
+    client = Client()
+    client.force_login(rival)
+    assert client.get(f"/replay/{game.pk}/").status_code == 403
+    assert client.get(f"/replay/{game.pk}/steps/").json()["error"] == "daily_locked"
+    own = services.game_daily_open(player=rival)
+    services.game_resign(player=rival, game_id=own.pk)
+    assert client.get(f"/replay/{game.pk}/").status_code == 200
