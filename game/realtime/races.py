@@ -51,6 +51,7 @@ def race_create(*, player, code: str = "") -> RaceRoom:
     if DailyDeal.objects.filter(code=code, date__gte=daily_today()).exists():
         raise RealtimeError("daily_today")
     _check_no_ranked_open(player, code)
+    race_expire_idle()  # opening a room is the moment to tidy the idle ones away
     now = timezone.now()
     for _ in range(10):
         try:

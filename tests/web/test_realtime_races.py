@@ -4,9 +4,11 @@ from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 
 import h2h_site.asgi
 from game.models import Game, Result
+from game.presence import CLOSE_LOGGED_OUT, player_group
 from game.realtime import races
 from tests.web.conftest import open_socket, reveals_stock
 from tests.web.realtime import connect, frame_of
@@ -190,3 +192,12 @@ def _clocks(*game_ids) -> int:
 @database_sync_to_async
 def _ranked_results() -> int:
     return Result.objects.filter(ranked=True).count()
+
+
+async def test_logging_out_closes_the_room_socket(player, player_cookie):
+    room = await new_room(player)
+    socket = await connect(f"/ws/race/{room}/", player_cookie)
+    await frame_of(socket, "room")
+    layer = get_channel_layer()
+    await layer.group_send(player_group(player_id=player.pk), {"type": "player.logout"})
+    assert (await socket.receive_output())["code"] == CLOSE_LOGGED_OUT

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
+from game.presence import CLOSE_LOGGED_OUT, player_group
 from game.realtime.errors import RealtimeError
 from game.services import GameError
 
@@ -52,6 +53,22 @@ class RealtimeConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.send_json(self.error_frame(error))
         await self.close(code=close_code)
+
+    async def listen(self, group: str) -> None:
+        """Join a group; Channels leaves every group of `self.groups` on disconnect."""
+        self.groups.append(group)
+        await self.channel_layer.group_add(group, self.channel_name)
+
+    async def close_on_logout(self) -> None:
+        """A logged-in socket closes when its session logs out, as the play socket does."""
+        if self.user.is_authenticated:
+            await self.listen(player_group(player_id=self.user.pk))
+
+    async def player_logout(self, message: dict) -> None:
+        """game.presence: the player logged out of `message["session"]` (None: every one)."""
+        mine = getattr(self.scope.get("session"), "session_key", None)
+        if message.get("session") in (None, mine):
+            await self.close(code=CLOSE_LOGGED_OUT)
 
     def require_login(self) -> None:
         if not self.user.is_authenticated:

@@ -32,11 +32,9 @@ class LiveConsumer(RealtimeConsumer):
         except RealtimeError as error:
             return await self.refuse(error, CLOSE_NOT_FOUND)
         if self.board:
-            self.groups.append(board_group(self.board))
+            await self.listen(board_group(self.board))
         if shows_presence:
-            self.groups.append(PRESENCE)
-        for group in self.groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+            await self.listen(PRESENCE)
         await self.accept()
         if self.board:
             await self.send_board()

@@ -33,7 +33,8 @@ class RaceConsumer(RealtimeConsumer):
             return await self.refuse(error, CLOSE_NOT_FOUND)
         self.following: dict[int, int] = {}  # game id -> its racer's id
         self.sent, self.timer = -1, None
-        await self._listen(race_group(self.room))
+        await self.listen(race_group(self.room))
+        await self.close_on_logout()
         try:
             snapshot = await db(_room_state)(self.room)
         except RealtimeError as error:
@@ -88,15 +89,11 @@ class RaceConsumer(RealtimeConsumer):
         for entry in snapshot["entries"]:
             if entry["game"] and entry["game"] not in self.following:
                 self.following[entry["game"]] = entry["player"]
-                await self._listen(game_group(game_id=entry["game"]))
+                await self.listen(game_group(game_id=entry["game"]))
         self.sent = max(self.sent, snapshot["version"])
         me = self.user.pk if self.user.is_authenticated else None
         await self.send_json({"type": "room", **snapshot, "me": me})
         self._wait_for_start(snapshot)
-
-    async def _listen(self, group: str) -> None:
-        self.groups.append(group)  # Channels leaves self.groups on disconnect
-        await self.channel_layer.group_add(group, self.channel_name)
 
     def _wait_for_start(self, snapshot: dict) -> None:
         if snapshot["status"] != "running" or snapshot["started"] or self.timer:

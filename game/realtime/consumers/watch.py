@@ -24,8 +24,8 @@ class WatchConsumer(RealtimeConsumer):
         except RealtimeError as error:
             close = CLOSE_NOT_FOUND if error.code == "no_such_game" else CLOSE_FORBIDDEN
             return await self.refuse(error, close)
-        self.groups.append(game_group(game_id=game_id))
-        await self.channel_layer.group_add(self.groups[0], self.channel_name)
+        await self.listen(game_group(game_id=game_id))
+        await self.close_on_logout()
         await self.accept()
         await self.send_snapshot()
         await presence.watch_opened(self, game_id=game_id)
