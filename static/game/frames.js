@@ -6,6 +6,7 @@ import { keepTabStop } from "./input.js";
 import { render } from "./render.js";
 import { applyFrame } from "./state.js";
 import { announce, syncWindows, toast } from "./windows.js";
+import { showWatchers } from "../live/watchers.js";
 
 /** Bring the whole page in line with the state after a change. */
 export function sync(app) {
@@ -75,4 +76,5 @@ export function onFrame(app, frame) {
   app.ui.root.dataset.pending = String(app.conn.unacked.size);
   if (frame.type === "error") onError(app, frame);
   else if (frame.type === "state" && frame.view) onState(app, frame);
+  else if (frame.type === "watchers") showWatchers(frame.count); // spectators (static/live)
 }
