@@ -1,11 +1,25 @@
 """Helpers of the realtime tests: sockets on any path, and games finished through the services."""
 
+import pytest
 from channels.db import database_sync_to_async
+from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 
 from game import services
 from h2h_site.asgi import application
 from tests.web.conftest import ORIGIN
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """A channel layer of the test's own (import this fixture into a test module to use it).
+
+    Every async test runs on an event loop of its own, and the Redis layer keeps asyncio locks
+    bound to the loop that first waited on them.
+    """
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
 
 
 async def connect(path: str, cookie: str | None = None) -> WebsocketCommunicator:

@@ -6,7 +6,7 @@ from channels.db import database_sync_to_async
 
 from game import daily, services
 from game.ranking import RANK_ORDER
-from tests.web.realtime import connect, frame_of, resign
+from tests.web.realtime import connect, frame_of, fresh_channel_layer, resign  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,7 +10,7 @@ from game import daily, services
 from game.models import Presence
 from game.realtime import presence
 from tests.web.conftest import open_socket
-from tests.web.realtime import connect, frame_of
+from tests.web.realtime import connect, frame_of, fresh_channel_layer  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

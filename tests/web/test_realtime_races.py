@@ -11,7 +11,7 @@ from game.models import Game, Result
 from game.presence import CLOSE_LOGGED_OUT, player_group
 from game.realtime import races
 from tests.web.conftest import open_socket, reveals_stock
-from tests.web.realtime import connect, frame_of
+from tests.web.realtime import connect, frame_of, fresh_channel_layer  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,7 +11,7 @@ import h2h_site.asgi
 from game import daily
 from game.models import DailyDeal, Game
 from tests.web.conftest import game_log, open_socket, reveals_stock
-from tests.web.realtime import connect, frame_of, resign
+from tests.web.realtime import connect, frame_of, fresh_channel_layer, resign  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
