@@ -48,7 +48,6 @@ def test_each_step_is_the_public_view_of_the_logs_prefix(won_game):
     assert [s["at_ms"] for s in steps] == sorted(s["at_ms"] for s in steps)
 
 
-
 def test_the_steps_come_in_chunks_over_http(won_game):
     game, log = won_game
     client = Client()
