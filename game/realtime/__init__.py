@@ -9,5 +9,5 @@ from the database, so it works the same with one process or several sharing Redi
 - `presence`: open play sockets ("N playing now") and spectators, counted in the database.
 - `watching`: who may watch or replay a game, and what a spectator is sent (the public view).
 - `replays`: a completed game step by step, each step's public view computed on the server.
-- `races` and `standings`: race rooms from lobby to result table.
+- `races`, `rooms` and `race_view`: race rooms from lobby to result table.
 """

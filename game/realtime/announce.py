@@ -6,7 +6,7 @@ realtime modules that need nothing more.
 
 from game.models import Result
 from game.realtime.boards import board_result_recorded
-from game.realtime.standings import race_result_recorded
+from game.realtime.rooms import race_result_recorded
 
 
 def result_announce(*, result: Result) -> None:

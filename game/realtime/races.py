@@ -20,7 +20,7 @@ from game import engine
 from game.daily import daily_today
 from game.models import Action, DailyDeal, Game, RaceEntry, RaceRoom
 from game.realtime.errors import RealtimeError
-from game.realtime.standings import room_bump, room_racing
+from game.realtime.rooms import room_bump, room_racing
 from game.services import game_resign
 from game.services.log import code_parse
 

@@ -12,7 +12,6 @@ from django.conf import settings
 from game import engine
 from game.models import Game
 from game.realtime.errors import RealtimeError
-from game.services.log import game_replay
 
 CHUNK = 100  # steps a request returns
 
@@ -30,11 +29,6 @@ def replay_steps(*, game: Game, start: int = 0, count: int = CHUNK) -> dict:
         if index >= start:
             steps.append(_step(index, action, event, _ms(game.started_at, at), state))
     return {"total": len(log) + 1, "start": start, "steps": steps[:count]}
-
-
-def replay_final(*, game: Game) -> dict:
-    """The completed game's last public view (what its player saw at the end)."""
-    return engine.public_view(game_replay(game=game))
 
 
 def _apply(state: engine.State, action: str) -> tuple[engine.State, str]:
