@@ -58,3 +58,10 @@ def daphne():
     server = Server(env, log_path=str(workdir / "daphne.log")).start()
     yield server, players
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def static_collected():
+    """Production pages need collected static files (a clean clone has none): collect them once."""
+    env = server_env(sqlite_path=str(Path(tempfile.mkdtemp()) / "db.sqlite3"))
+    manage(env, "collectstatic", "--noinput")

@@ -276,7 +276,9 @@ def log_out(server, sessionid) -> int:
 
 
 @pytest.mark.redis
-def test_logging_out_on_one_process_closes_sockets_on_another_within_two_seconds(tmp_path):
+def test_logging_out_on_one_process_closes_sockets_on_another_within_two_seconds(
+    tmp_path, static_collected
+):
     env = server_env(sqlite_path=str(tmp_path / "db.sqlite3"), redis_url=REL_REDIS_URL)
     manage(env, "migrate", "--noinput")
     (player,) = make_players(env, 1, prefix="logout")
