@@ -62,8 +62,14 @@ def make_players(env: dict, count: int, prefix: str = "bench") -> list[dict]:
 class Server:
     """One daphne process serving h2h_site on 127.0.0.1:<port>."""
 
-    def __init__(self, env: dict, port: int | None = None, log_path: str | None = None) -> None:
-        self.env, self.port = env, port or free_port()
+    def __init__(
+        self,
+        env: dict,
+        port: int | None = None,
+        log_path: str | None = None,
+        application: str = "h2h_site.asgi:application",  # bench.probe adds a probe to it
+    ) -> None:
+        self.env, self.port, self.application = env, port or free_port(), application
         self.log_path = log_path or tempfile.mktemp(prefix="h2h-daphne-", suffix=".log")
         self.process: subprocess.Popen | None = None
 
@@ -83,7 +89,7 @@ class Server:
             str(self.port),
             "--websocket-max-message-size",
             "4096",
-            "h2h_site.asgi:application",
+            self.application,
         ]
         log = open(self.log_path, "ab")  # noqa: SIM115  (the child process owns it)
         self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log)

@@ -1,0 +1,49 @@
+"""The site plus GET /bench/probe: what the soak benchmark watches inside the server process.
+
+Served only by benchmarks (`daphne bench.probe:application`), never by the site itself.
+The probe answers JSON: the event loop's tasks, the play sockets counted by game.presence, the
+in-memory channel layer's groups, members and channels, the threads, the open handles on
+the SQLite file, and the resident memory.
+"""
+
+import asyncio
+import json
+import os
+import threading
+
+import psutil
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+from h2h_site.asgi import application as site
+
+PROBE_PATH = "/bench/probe"
+
+
+def probe() -> dict:
+    from game.presence import sockets
+
+    layer = get_channel_layer()
+    groups = getattr(layer, "groups", {})
+    database = str(settings.DATABASES["default"]["NAME"])
+    process = psutil.Process(os.getpid())
+    return {
+        "tasks": len(asyncio.all_tasks()),
+        "sockets": sockets.total(),
+        "groups": len(groups),
+        "group_members": sum(len(members) for members in groups.values()),
+        "channels": len(getattr(layer, "channels", {})),
+        "threads": threading.active_count(),
+        "sqlite_handles": sum(f.path.startswith(database) for f in process.open_files()),
+        "rss_mb": round(process.memory_info().rss / 2**20, 1),
+    }
+
+
+async def application(scope, receive, send):
+    if scope["type"] == "http" and scope["path"] == PROBE_PATH:
+        body = json.dumps(probe()).encode()
+        headers = [(b"content-type", b"application/json")]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+        return
+    await site(scope, receive, send)
