@@ -83,6 +83,13 @@ TEMPLATES = [
 ]
 
 
+def sqlite_synchronous() -> str:
+    value = os.environ.get("H2H_SQLITE_SYNCHRONOUS", "NORMAL").strip().upper()
+    if value not in {"NORMAL", "FULL"}:
+        raise ValueError("H2H_SQLITE_SYNCHRONOUS must be NORMAL or FULL")
+    return value
+
+
 def database_from_env() -> dict:
     url = os.environ.get("H2H_DATABASE_URL")
     if url:
@@ -96,8 +103,11 @@ def database_from_env() -> dict:
             # on the busy timeout instead of failing with "database is locked" mid-way.
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
+            # NORMAL survives any crash of the server; FULL also an OS crash or power loss,
+            # at an fsync per commit (docs/reliability.md, "Crash").
             "init_command": (
-                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;"
+                f"PRAGMA journal_mode=WAL; PRAGMA synchronous={sqlite_synchronous()}; "
+                "PRAGMA busy_timeout=20000;"
             ),
         },
     }
