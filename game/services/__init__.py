@@ -11,6 +11,17 @@ from game.services.games import (
     game_resume,
     game_snapshot,
 )
+from game.services.live import (
+    LiveGame,
+    live_close,
+    live_heard,
+    live_open,
+    live_publish,
+    live_resign,
+    live_set_help,
+    live_tap,
+    live_undo,
+)
 from game.services.moves import (
     Reply,
     game_new,
@@ -23,6 +34,7 @@ from game.services.results import result_rank
 
 __all__ = [
     "GameError",
+    "LiveGame",
     "Reply",
     "game_daily_open",
     "game_group",
@@ -34,5 +46,13 @@ __all__ = [
     "game_snapshot",
     "game_tap",
     "game_undo",
+    "live_close",
+    "live_heard",
+    "live_open",
+    "live_publish",
+    "live_resign",
+    "live_set_help",
+    "live_tap",
+    "live_undo",
     "result_rank",
 ]

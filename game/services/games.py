@@ -77,5 +77,6 @@ def _game_info(*, game: Game, state: engine.State) -> dict:
         "last_seq": game.last_seq,
         "daily_date": game.daily.date.isoformat() if game.daily_id else None,
         "placement_help": state.placement_help,
-        "result": result_summary(game=game),
+        # An open game has no result: skip the query (every socket connect pays it).
+        "result": None if game.status == Game.Status.OPEN else result_summary(game=game),
     }

@@ -20,8 +20,10 @@ def code_parse(*, code: object) -> str:
 
 def game_replay(*, game: Game) -> engine.State:
     """The game's state now: its stored log replayed under this deployment's deal key."""
-    actions = game.actions.order_by("index").values_list("action", flat=True)
-    return engine.replay(game.code, list(actions), key=settings.DEAL_KEY)
+    actions = []
+    if game.action_count:  # a fresh game needs no query
+        actions = list(game.actions.order_by("index").values_list("action", flat=True))
+    return engine.replay(game.code, actions, key=settings.DEAL_KEY)
 
 
 def game_log_append(*, game: Game, actions: list, seq: int | None) -> datetime:

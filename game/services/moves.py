@@ -19,12 +19,14 @@ from game.services.results import result_create
 
 
 class Reply(NamedTuple):
-    """What an action did: the state (with the socket's selection), the event, and the game's
-    snapshot info when something was stored (else None)."""
+    """What an action did: the state (with the socket's selection), the event, the game's
+    snapshot info when something was stored (else None), and for the live sockets the news
+    to publish to the game's other listeners once the actor has its reply."""
 
     state: engine.State
     event: str
     game: dict | None
+    news: dict | None = None
 
     @property
     def view(self) -> dict:
