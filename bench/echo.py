@@ -7,7 +7,7 @@ compares equal work on the wire; only the game's own logic differs.
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path
 
-REPLY_BYTES = 1200  # about the size of a state frame carrying a public view
+REPLY_BYTES = 1000  # about the size of a state frame carrying a public view (compact JSON)
 
 
 class EchoConsumer(AsyncWebsocketConsumer):

@@ -1,16 +1,23 @@
 """Load benchmark: real games over websockets against the platform's own limit, a bare echo.
 
     python -m bench.load [--players 200] [--seconds 30] [--profile human|saturation|both]
+    python -m bench.load --open-games 1000          # resident memory with 1,000 games open
 
 It starts daphne on 127.0.0.1 with a fresh SQLite file (or PostgreSQL and Redis with
 --database-url/--redis-url, and --processes 2), signs up the players, then for each profile
-runs the same clients at the same pace first against the echo consumer, then playing games,
-and prints one JSON object per profile.
+runs the same clients at the same pace against the echo consumer and playing games, and
+prints one JSON object per profile. The two kinds of client take turns in slices of about
+SLICE_S seconds (echo, play, echo, play, ...), so a busy machine slows both alike; each
+client's socket stays open across the turns, and the first game of each player is opened
+before the clock starts, as the echo sockets are. The server runs with the per-socket
+flood limit off (H2H_TAP_RATE=0): saturation measures capacity, not the limit.
 """
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import random
 import tempfile
 import time
@@ -24,6 +31,7 @@ from bench.server import Server, make_players, manage, server_env
 from game.engine import random_code
 
 HUMAN_PAUSE_S = (0.25, 0.75)  # 500 ms ± 50 %
+SLICE_S = 5.0
 
 
 @dataclass
@@ -42,44 +50,91 @@ class Pace:
             await asyncio.sleep(self.rng.uniform(*HUMAN_PAUSE_S))
 
 
-async def echo_client(url: str, headers: dict, pace: Pace, until: float, tally: Tally) -> None:
+class Gate:
+    """Lets one kind of client run at a time, and counts the seconds it ran."""
+
+    def __init__(self) -> None:
+        self.opened, self.done = asyncio.Event(), False
+        self.busy, self.seconds, self.arrived = 0, 0.0, 0
+
+    async def admit(self, pace: Pace) -> bool:
+        """Wait for this kind's turn; False once the run is over."""
+        while not self.done and not self.opened.is_set():
+            await self.opened.wait()
+            await pace.pause()  # a person picks up again after a pause, not all at once
+        return not self.done
+
+    @contextlib.asynccontextmanager
+    async def request(self):
+        self.busy += 1
+        try:
+            yield
+        finally:
+            self.busy -= 1
+
+    async def run_for(self, seconds: float) -> None:
+        started = time.monotonic()
+        self.opened.set()
+        await asyncio.sleep(seconds)
+        self.opened.clear()
+        while self.busy:  # let the requests in flight finish inside this turn
+            await asyncio.sleep(0.001)
+        self.seconds += time.monotonic() - started
+
+    def finish(self) -> None:
+        self.done = True
+        self.opened.set()
+
+
+def frame_text(seq: int, kind: str, target=None) -> str:
+    frame = {"type": kind, "seq": seq} | ({"target": target} if kind == "tap" else {})
+    return json.dumps(frame)
+
+
+async def echo_client(url: str, headers: dict, pace: Pace, gate: Gate, tally: Tally) -> None:
     async with connect(url, additional_headers=headers, max_size=2**20) as socket:
-        seq = 0
-        while time.monotonic() < until:
+        seq, gate.arrived = 0, gate.arrived + 1
+        while await gate.admit(pace):
             seq += 1
-            frame = json.dumps({"type": "tap", "seq": seq, "target": "stock"})
-            sent = time.perf_counter()
-            await socket.send(frame)
-            await socket.recv()
-            tally.latencies_ms.append((time.perf_counter() - sent) * 1000)
+            async with gate.request():
+                sent = time.perf_counter()
+                await socket.send(frame_text(seq, "tap", "stock"))
+                await socket.recv()
+                tally.latencies_ms.append((time.perf_counter() - sent) * 1000)
             await pace.pause()
 
 
-async def play_client(server: Server, headers: dict, pace: Pace, until: float, tally: Tally):
-    rng = pace.rng
-    while time.monotonic() < until:
+async def play_client(server: Server, headers: dict, pace: Pace, gate: Gate, tally: Tally):
+    first = True
+    while first or await gate.admit(pace):
         url = server.ws_url(f"/ws/play/{random_code()}/")
         async with connect(url, additional_headers=headers, max_size=2**20) as socket:
-            await play_one_game(socket, rng, pace, until, tally)
-        tally.games += 1
+            greeting = json.loads(await socket.recv())
+            gate.arrived += first
+            first = False
+            finished = await play_one_game(socket, greeting, pace, gate, tally)
+            tally.games += finished  # not `+= await`: that reads the count before awaiting
 
 
-async def play_one_game(socket, rng, pace: Pace, until: float, tally: Tally) -> None:
-    first = json.loads(await socket.recv())
-    view, seq = first["view"], first["game"]["last_seq"]
-    while time.monotonic() < until and not (view["won"] or view["deadlocked"]):
+async def play_one_game(socket, greeting: dict, pace: Pace, gate: Gate, tally: Tally) -> bool:
+    """Tap as a person would until the game ends (True) or the run does (False)."""
+    view, seq = greeting["view"], greeting["game"]["last_seq"]
+    while not (view["won"] or view["deadlocked"]):
+        if not await gate.admit(pace):
+            return False
         seq += 1
-        kind, target = policy.next_action(view, rng)
-        frame = {"type": kind, "seq": seq} | ({"target": target} if kind == "tap" else {})
-        sent = time.perf_counter()
-        await socket.send(json.dumps(frame))
-        reply = json.loads(await socket.recv())
-        tally.latencies_ms.append((time.perf_counter() - sent) * 1000)
+        kind, target = policy.next_action(view, pace.rng)
+        async with gate.request():
+            sent = time.perf_counter()
+            await socket.send(frame_text(seq, kind, target))
+            reply = json.loads(await socket.recv())
+            tally.latencies_ms.append((time.perf_counter() - sent) * 1000)
         if reply["type"] == "error":
             tally.errors += 1
-            return
+            return False
         view = reply["view"]
         await pace.pause()
+    return True
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -87,21 +142,34 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
 
 
-async def run_phase(servers, players, profile: str, seconds: float, play: bool) -> tuple:
-    tally, until = Tally(), time.monotonic() + seconds
-    tasks = []
+async def run_profile_phases(servers, players, profile: str, seconds: float) -> tuple:
+    gates, tallies, tasks = {"echo": Gate(), "play": Gate()}, {"echo": Tally(), "play": Tally()}, []
     for number, player in enumerate(players):
         server = servers[number % len(servers)]
         headers = {"Cookie": f"sessionid={player['sessionid']}", "Origin": server.origin}
-        pace = Pace(profile, random.Random(number))
-        if play:
-            tasks.append(play_client(server, headers, pace, until, tally))
-        else:
-            tasks.append(echo_client(server.ws_url("/ws/echo/"), headers, pace, until, tally))
-    started = time.monotonic()
-    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
-    tally.errors += sum(isinstance(outcome, Exception) for outcome in outcomes)
-    return tally, time.monotonic() - started
+        echo_pace, play_pace = (
+            Pace(profile, random.Random(number)),
+            Pace(profile, random.Random(-number)),
+        )
+        echo_url = server.ws_url("/ws/echo/")
+        tasks.append(echo_client(echo_url, headers, echo_pace, gates["echo"], tallies["echo"]))
+        tasks.append(play_client(server, headers, play_pace, gates["play"], tallies["play"]))
+    clients = asyncio.gather(*tasks, return_exceptions=True)
+    deadline = time.monotonic() + 60
+    while sum(gate.arrived for gate in gates.values()) < len(tasks) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)  # every socket connected and every first game open
+    slices = max(1, round(seconds / SLICE_S))
+    for _ in range(slices):
+        for gate in gates.values():
+            await gate.run_for(seconds / slices)
+    for gate in gates.values():
+        gate.finish()
+    outcomes = await clients
+    failures = [outcome for outcome in outcomes if isinstance(outcome, Exception)]
+    for failure in failures[:3]:
+        print(f"client failed: {failure!r}", flush=True)
+    tallies["play"].errors += len(failures)
+    return tallies["echo"], gates["echo"].seconds, tallies["play"], gates["play"].seconds
 
 
 def summary(profile, players, servers, echo, echo_s, taps, taps_s, config) -> dict:
@@ -125,13 +193,53 @@ def summary(profile, players, servers, echo, echo_s, taps, taps_s, config) -> di
         "rss_mb": round(sum(server.rss_mb() for server in servers), 1),
         "errors": taps.errors + echo.errors,
         **config,
+        "load_average": round(os.getloadavg()[0], 2),  # others' work on this machine, 1 min
     }
 
 
 async def run_profile(servers, players, profile: str, seconds: float, config: dict) -> dict:
-    echo, echo_s = await run_phase(servers, players, profile, seconds, play=False)
-    taps, taps_s = await run_phase(servers, players, profile, seconds, play=True)
+    echo, echo_s, taps, taps_s = await run_profile_phases(servers, players, profile, seconds)
     return summary(profile, players, servers, echo, echo_s, taps, taps_s, config)
+
+
+async def open_games(servers, players, taps_each: int, config: dict) -> dict:
+    """Open one game socket per player, play `taps_each` taps in each, and read the memory."""
+    before = sum(server.rss_mb() for server in servers)
+    async with contextlib.AsyncExitStack() as stack:
+        sockets = []
+        for number, player in enumerate(players):
+            server = servers[number % len(servers)]
+            headers = {"Cookie": f"sessionid={player['sessionid']}", "Origin": server.origin}
+            url = server.ws_url(f"/ws/play/{random_code()}/")
+            sockets.append(
+                await stack.enter_async_context(connect(url, additional_headers=headers))
+            )
+        errors = await asyncio.gather(
+            *(tap_a_while(s, number, taps_each) for number, s in enumerate(sockets))
+        )
+        await asyncio.sleep(1)
+        return {
+            "profile": "open_games",
+            "open_games": len(sockets),
+            "taps_each": taps_each,
+            "rss_mb": round(sum(server.rss_mb() for server in servers), 1),
+            "rss_mb_before": round(before, 1),
+            "errors": sum(errors),
+            **config,
+        }
+
+
+async def tap_a_while(socket, number: int, taps: int) -> int:
+    greeting, rng = json.loads(await socket.recv()), random.Random(number)
+    view, first, errors = greeting["view"], greeting["game"]["last_seq"] + 1, 0
+    for seq in range(first, first + taps):
+        if view["won"] or view["deadlocked"]:
+            break
+        await socket.send(frame_text(seq, *policy.next_action(view, rng)))
+        reply = json.loads(await socket.recv())
+        errors += reply["type"] == "error"
+        view = reply.get("view", view)
+    return errors
 
 
 def main() -> None:
@@ -142,6 +250,8 @@ def main() -> None:
     parser.add_argument("--database-url", default="")
     parser.add_argument("--redis-url", default="")
     parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--open-games", type=int, default=0, help="instead: N open games' RSS")
+    parser.add_argument("--taps-each", type=int, default=30, help="with --open-games")
     args = parser.parse_args()
 
     workdir = Path(tempfile.mkdtemp(prefix="h2h-load-"))
@@ -151,18 +261,25 @@ def main() -> None:
         redis_url=args.redis_url,
         H2H_BENCH_ECHO="1",
         H2H_WORKERS=str(args.processes),
+        # The saturation profile measures capacity, so the per-socket flood limit is off
+        # (a rate of 0); the human pace (2 taps/s) is far below it anyway.
+        H2H_TAP_RATE="0",
     )
     manage(env, "migrate", "--noinput")
-    players = make_players(env, args.players)
+    players = make_players(env, args.open_games or args.players)
     config = {
         "database": "postgresql" if args.database_url else "sqlite",
         "channel_layer": "redis" if args.redis_url else "in-memory",
         "processes": args.processes,
+        "tap_rate_limit": "off",
     }
     servers = [
         Server(env, log_path=str(workdir / f"daphne{n}.log")).start() for n in range(args.processes)
     ]
     try:
+        if args.open_games:
+            print(json.dumps(asyncio.run(open_games(servers, players, args.taps_each, config))))
+            return
         profiles = ["human", "saturation"] if args.profile == "both" else [args.profile]
         for profile in profiles:
             result = asyncio.run(run_profile(servers, players, profile, args.seconds, config))
