@@ -104,6 +104,7 @@ async def test_updates_come_in_version_order_one_per_result(player, rival):
         ("[1, 2]", "bad_frame"),
         ('{"type": "tap", "target": 3}', "unknown_frame"),
         ('{"type": "sync", "pad": "' + "x" * 1100 + '"}', "too_large"),
+        ("[" * 1000, "bad_json"),
     ],
 )
 async def test_a_bad_frame_gets_an_error_frame_and_the_socket_stays_open(frame, error):

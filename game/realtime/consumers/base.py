@@ -104,7 +104,7 @@ def _decode(text_data: str | None, bytes_data: bytes | None) -> dict:
         raise GameError("too_large")
     try:
         frame = json.loads(text_data)
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:  # 1 KiB of "[" nests deeper than the stack
         raise GameError("bad_json") from error
     if not isinstance(frame, dict):
         raise RealtimeError("bad_frame")
