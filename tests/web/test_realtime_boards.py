@@ -57,6 +57,7 @@ async def test_a_ranked_daily_result_reaches_the_day_deal_and_all_time_boards(pl
     all_time = await connect("/ws/live/all-time/")
     for socket in (day, deal, all_time):
         assert (await frame_of(socket, "board"))["version"] == 0
+    await frame_of(day, "presence")  # today's board has said all it says on connect
     await resign_game(player, game_id)
     assert (await frame_of(day, "update"))["row"]["player"] == "Ann"
     assert (await frame_of(deal, "update"))["row"]["player"] == "Ann"
