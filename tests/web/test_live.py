@@ -1,0 +1,128 @@
+"""Live games (game.services.live): the state in memory never outranks the stored log.
+
+A second process is played by a second LiveGame of the same game, loaded on its own; a page or
+another server writing meanwhile by the synchronous services.
+"""
+
+import pytest
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from game import engine, services
+from game.services import GameError, live
+from game.services.appends import Append, appends_store
+from tests.web.conftest import game_log
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CODE = "HH1-N-AAAAAAC"  # tip 4, waste 9; the tip is free at the start
+
+
+async def opened(player, channel="tab-1"):
+    return await services.live_open(player=player, code=CODE, channel=channel)
+
+
+async def elsewhere(game_id: int):
+    """The same game as another server process sees it: loaded on its own."""
+    return await live._load(game_id=game_id)
+
+
+async def test_a_tap_that_stores_nothing_writes_nothing(player):
+    game = await opened(player)
+    reply = await services.live_tap(game, player=player, seq=1, target=25)
+    assert reply.event == "selected" and reply.game is None and reply.news is None
+    assert await game_log(game.id) == (0, 0, [])
+    services.live_close(game, channel="tab-1")
+
+
+async def test_a_move_is_stored_before_its_reply(player):
+    game = await opened(player)
+    reply = await services.live_tap(game, player=player, seq=1, target="stock")
+    assert reply.event == "draw" and reply.game["last_seq"] == 1
+    assert await game_log(game.id) == (1, 1, ["stock"])
+    assert reply.news["count"] == 1 and reply.news["view"]["selected"] is None
+    services.live_close(game, channel="tab-1")
+
+
+async def test_two_processes_tapping_one_game_leave_one_valid_log(player):
+    first = await opened(player)
+    second = await elsewhere(first.id)
+    await services.live_tap(first, player=player, seq=1, target="stock")
+    reply = await services.live_tap(second, player=player, seq=2, target="stock")  # stale
+    assert reply.event == "draw" and reply.view["moves"] == 2
+    reply = await services.live_tap(first, player=player, seq=3, target="stock")  # stale too
+    assert reply.view["moves"] == 3 and reply.game["last_seq"] == 3
+    last_seq, count, actions = await game_log(first.id)
+    assert (last_seq, count, actions) == (3, 3, ["stock"] * 3)
+    stored = engine.replay(CODE, actions, key=settings.DEAL_KEY)
+    assert engine.public_view(stored) == reply.view
+    services.live_close(first, channel="tab-1")
+
+
+async def test_a_seq_stored_by_another_process_is_a_duplicate_here(player):
+    first = await opened(player)
+    second = await elsewhere(first.id)
+    await services.live_tap(second, player=player, seq=7, target="stock")
+    with pytest.raises(GameError) as caught:
+        await services.live_tap(first, player=player, seq=7, target="stock")
+    assert caught.value.code == "duplicate_seq"
+    assert await game_log(first.id) == (7, 1, ["stock"])
+    services.live_close(first, channel="tab-1")
+
+
+async def test_a_page_resigning_the_game_ends_it_for_the_sockets_too(player):
+    game = await opened(player)
+    resign = database_sync_to_async(services.game_resign)
+    await resign(player=player, game_id=game.id, seq=4)
+    live.live_heard(game, {"origin": "page", "event": "resign"})  # its publication arrives
+    with pytest.raises(GameError) as caught:
+        await services.live_tap(game, player=player, seq=5, target="stock")
+    assert caught.value.code == "game_over"
+    services.live_close(game, channel="tab-1")
+
+
+async def test_a_move_lost_to_a_page_is_not_stored_twice(player):
+    """No publication arrives in time: the conditional write itself finds the page's move."""
+    game = await opened(player)
+    tap = database_sync_to_async(services.game_tap)
+    await tap(player=player, game_id=game.id, seq=1, target="stock")
+    reply = await services.live_tap(game, player=player, seq=2, target="stock")
+    assert reply.view["moves"] == 2
+    assert await game_log(game.id) == (2, 2, ["stock", "stock"])
+    services.live_close(game, channel="tab-1")
+
+
+async def test_news_from_this_process_older_than_the_game_is_not_shown(player):
+    game = await opened(player)
+    old = (await services.live_tap(game, player=player, seq=1, target="stock")).news
+    new = (await services.live_tap(game, player=player, seq=2, target="stock")).news
+    assert not live.live_heard(game, {"origin": "x", **old}) and not game.stale
+    assert live.live_heard(game, {"origin": "x", **new}) and not game.stale
+    services.live_close(game, channel="tab-1")
+
+
+async def test_the_last_socket_out_drops_the_game_from_memory(player):
+    game = await opened(player, "tab-1")
+    assert await opened(player, "tab-2") is game
+    services.live_close(game, channel="tab-1")
+    assert live._games.get(game.id) is game
+    services.live_close(game, channel="tab-2")
+    assert game.id not in live._games
+
+
+@database_sync_to_async
+def store(appends):
+    from django.utils import timezone
+
+    return appends_store(appends=appends, at=timezone.now())
+
+
+async def test_a_group_commit_stores_each_move_whose_game_did_not_move(player, rival):
+    mine = await opened(player)
+    theirs = await services.live_open(player=rival, code=CODE, channel="tab-2")
+    stored = await store([Append(mine.id, 0, ("stock",), 1), Append(theirs.id, 5, ("stock",), 1)])
+    assert stored == [True, False]
+    assert await game_log(mine.id) == (1, 1, ["stock"])
+    assert await game_log(theirs.id) == (0, 0, [])
+    services.live_close(mine, channel="tab-1")
+    services.live_close(theirs, channel="tab-2")
