@@ -105,8 +105,9 @@ async def echo_client(url: str, headers: dict, pace: Pace, gate: Gate, tally: Ta
 
 
 async def play_client(server: Server, headers: dict, pace: Pace, gate: Gate, tally: Tally):
+    """Play games one after another; the next one opens as soon as the last one ends."""
     first = True
-    while first or await gate.admit(pace):
+    while not gate.done:
         url = server.ws_url(f"/ws/play/{random_code()}/")
         async with connect(url, additional_headers=headers, max_size=2**20) as socket:
             greeting = json.loads(await socket.recv())
