@@ -33,7 +33,7 @@ async def connect(path: str, cookie: str | None = None) -> WebsocketCommunicator
     return socket
 
 
-async def frame_of(socket, kind: str, timeout: float = 2) -> dict:
+async def frame_of(socket, kind: str, timeout: float = 5) -> dict:
     """The next frame of type `kind`, skipping others (e.g. presence between board frames)."""
     while True:
         frame = await socket.receive_json_from(timeout=timeout)
