@@ -4,9 +4,6 @@ One thread for every socket's queries and writes means a presence row or a room 
 contends with a move for SQLite's write lock (game.services.dbthread says why it exists).
 """
 
-try:
-    from game.services.dbthread import on_db_thread as db
-except ImportError:  # a tree whose play sockets still use Channels' own database thread
-    from channels.db import database_sync_to_async as db
+from game.services.dbthread import on_db_thread as db
 
 __all__ = ["db"]
