@@ -89,6 +89,7 @@ class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
 
     async def game_watchers(self, message: dict) -> None:
         """Spectators came or went (game.realtime): tell the player how many watch."""
+        services.live_audience_changed(self.live)
         await self.send_json({"type": "watchers", "count": message["count"]})
 
     async def dispatch(self, message: dict) -> None:

@@ -13,6 +13,7 @@ from game.services.games import (
 )
 from game.services.live import (
     LiveGame,
+    live_audience_changed,
     live_close,
     live_heard,
     live_open,
@@ -46,6 +47,7 @@ __all__ = [
     "game_snapshot",
     "game_tap",
     "game_undo",
+    "live_audience_changed",
     "live_close",
     "live_heard",
     "live_open",

@@ -16,13 +16,14 @@ import asyncio
 import uuid
 from dataclasses import dataclass, field
 
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
 from game import engine
 from game.models import Game
 from game.services.appends import Append, appends_write
+from game.services.audience import Audience, others_listen
 from game.services.broadcast import game_group
 from game.services.dbthread import append, on_db_thread
 from game.services.errors import GameError
@@ -47,6 +48,7 @@ class LiveGame:
     sockets: set = field(default_factory=set)  # this process's channels showing it
     stale: bool = False  # another writer may have moved it: reload before the next action
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    audience: Audience = field(default_factory=Audience)  # who else hears its publications
 
     @property
     def last_seq(self) -> int:
@@ -76,6 +78,7 @@ async def live_open(*, player, code: str, channel: str) -> LiveGame:
     loaded = await _load(player=player, code=code)
     live = _games.setdefault(loaded.id, loaded)
     live.sockets.add(channel)
+    live.audience.forget()
     if live is not loaded and _newer(loaded, live):  # moved by another process or a page
         async with live.lock:
             live.stale = True
@@ -86,6 +89,7 @@ async def live_open(*, player, code: str, channel: str) -> LiveGame:
 def live_close(live: LiveGame, *, channel: str) -> None:
     """A socket stopped showing the game; the last one out drops it from memory."""
     live.sockets.discard(channel)
+    live.audience.forget()
     if not live.sockets and _games.get(live.id) is live:
         del _games[live.id]
 
@@ -98,6 +102,7 @@ def live_heard(live: LiveGame, message: dict) -> bool:
     """
     if message.get("process") != PROCESS:
         live.stale = True
+        live.audience.forget()  # its sender listens too
     return message.get("count", live.count) >= live.count
 
 
@@ -156,19 +161,18 @@ async def live_set_help(live: LiveGame, *, player, seq: int, on, selected=None) 
 async def live_publish(live: LiveGame, reply: Reply, *, origin: str) -> None:
     """Tell the game's other listeners (other tabs, spectators) about a stored action.
 
-    Called after the acting socket has its reply. Skipped when, with the in-memory layer,
-    nobody else listens: a group_send costs a few echoes.
+    Called after the acting socket has its reply; skipped when nobody else listens (audience).
     """
     layer, group = get_channel_layer(), game_group(game_id=live.id)
-    if layer is None or not reply.news or _alone(layer, group, origin):
+    if layer is None or not reply.news:
         return
-    await layer.group_send(group, {"type": "game.state", "origin": origin, **reply.news})
+    if await others_listen(live.audience, layer, group, origin):
+        await layer.group_send(group, {"type": "game.state", "origin": origin, **reply.news})
 
 
-def _alone(layer, group: str, origin: str) -> bool:
-    if not isinstance(layer, InMemoryChannelLayer):
-        return False
-    return set(layer.groups.get(group, ())) <= {origin}
+def live_audience_changed(live: LiveGame) -> None:
+    """Someone may have started or stopped listening to the game (a spectator, a tab)."""
+    live.audience.forget()
 
 
 async def _applied(live: LiveGame, player, seq: int | None, attempt) -> Reply:
