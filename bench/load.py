@@ -32,6 +32,7 @@ from game.engine import random_code
 
 HUMAN_PAUSE_S = (0.25, 0.75)  # 500 ms ± 50 %
 SLICE_S = 5.0
+ARRIVING_AT_ONCE = 16  # sockets opening together before the clock starts: people trickle in
 
 
 @dataclass
@@ -53,9 +54,10 @@ class Pace:
 class Gate:
     """Lets one kind of client run at a time, and counts the seconds it ran."""
 
-    def __init__(self) -> None:
+    def __init__(self, arrivals: asyncio.Semaphore) -> None:
         self.opened, self.done = asyncio.Event(), False
         self.busy, self.seconds, self.arrived = 0, 0.0, 0
+        self.arrivals = arrivals  # shared by both kinds: the first connects, a few at a time
 
     async def admit(self, pace: Pace) -> bool:
         """Wait for this kind's turn; False once the run is over."""
@@ -92,7 +94,9 @@ def frame_text(seq: int, kind: str, target=None) -> str:
 
 
 async def echo_client(url: str, headers: dict, pace: Pace, gate: Gate, tally: Tally) -> None:
-    async with connect(url, additional_headers=headers, max_size=2**20) as socket:
+    async with gate.arrivals:
+        socket = await connect(url, additional_headers=headers, max_size=2**20)
+    async with socket:
         seq, gate.arrived = 0, gate.arrived + 1
         while await gate.admit(pace):
             seq += 1
@@ -109,8 +113,10 @@ async def play_client(server: Server, headers: dict, pace: Pace, gate: Gate, tal
     first = True
     while not gate.done:
         url = server.ws_url(f"/ws/play/{random_code()}/")
-        async with connect(url, additional_headers=headers, max_size=2**20) as socket:
+        async with gate.arrivals if first else contextlib.nullcontext():
+            socket = await connect(url, additional_headers=headers, max_size=2**20)
             greeting = json.loads(await socket.recv())
+        async with socket:
             gate.arrived += first
             first = False
             finished = await play_one_game(socket, greeting, pace, gate, tally)
@@ -144,13 +150,15 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 async def run_profile_phases(servers, players, profile: str, seconds: float) -> tuple:
-    gates, tallies, tasks = {"echo": Gate(), "play": Gate()}, {"echo": Tally(), "play": Tally()}, []
+    arrivals = asyncio.Semaphore(ARRIVING_AT_ONCE)
+    gates, tasks = {"echo": Gate(arrivals), "play": Gate(arrivals)}, []
+    tallies = {"echo": Tally(), "play": Tally()}
     for number, player in enumerate(players):
         server = servers[number % len(servers)]
         headers = {"Cookie": f"sessionid={player['sessionid']}", "Origin": server.origin}
         echo_pace, play_pace = (
             Pace(profile, random.Random(number)),
-            Pace(profile, random.Random(-number)),
+            Pace(profile, random.Random(number)),
         )
         echo_url = server.ws_url("/ws/echo/")
         tasks.append(echo_client(echo_url, headers, echo_pace, gates["echo"], tallies["echo"]))
