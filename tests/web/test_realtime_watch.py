@@ -5,10 +5,11 @@ import datetime
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.utils import timezone
 
 import h2h_site.asgi
-from game import daily
+from game import daily, services
 from game.models import DailyDeal, Game
 from tests.web.conftest import game_log, open_socket, reveals_stock
 from tests.web.realtime import connect, frame_of, fresh_channel_layer, resign  # noqa: F401  (the fixture)
@@ -62,6 +63,21 @@ async def test_the_player_hears_how_many_watch(player_cookie, rival_cookie, make
     assert (await frame_of(other_tab, "watchers"))["count"] == 1
     for socket in (second, other_tab, board):
         await socket.disconnect()
+
+
+async def test_a_spectator_passes_over_the_play_sockets_own_messages(player, rival_cookie):
+    game_id = await database_sync_to_async(open_game)(player)
+    watcher = await connect(f"/ws/watch/{game_id}/", rival_cookie)
+    first = await frame_of(watcher, "state")
+    group = services.game_group(game_id=game_id)
+    await get_channel_layer().group_send(group, {"type": "game.something_new"})
+    await watcher.send_json_to({"type": "sync"})
+    assert (await frame_of(watcher, "state"))["view"] == first["view"]
+    await watcher.disconnect()
+
+
+def open_game(player) -> int:
+    return services.game_open(player=player, code=CODE).pk
 
 
 async def test_a_spectator_cannot_play(player_cookie, rival_cookie):

@@ -4,6 +4,7 @@ import json
 import time
 from types import SimpleNamespace
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
@@ -29,6 +30,13 @@ class RealtimeConsumer(AsyncJsonWebsocketConsumer):
         self.user = self.scope["user"]
         self.tokens, self.refilled = float(self.burst), time.monotonic()
         await super().websocket_connect(message)
+
+    async def dispatch(self, message: dict) -> None:
+        # A game's group is the play sockets' too, and they may add messages of their own
+        # (game.*): a spectator or a race room passes over those it has no use for.
+        if message["type"].startswith("game.") and not hasattr(self, get_handler_name(message)):
+            return
+        await super().dispatch(message)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         # Decoded here, not by the JSON consumer, so malformed JSON gets an error frame
