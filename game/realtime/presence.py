@@ -116,6 +116,12 @@ async def socket_closed(consumer) -> None:
         await _watchers_changed(watched)
 
 
+async def listener_added(*, game_id: int) -> None:
+    """Something new listens to a game (a race room): tell its sockets, which then count their
+    audience afresh (game.services.audience), with the unchanged watcher count."""
+    await _watchers_changed(game_id)
+
+
 def _hold(channel: str, watched: int | None) -> None:
     _held[channel] = watched
     _heartbeat.start()

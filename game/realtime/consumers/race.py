@@ -6,7 +6,7 @@ import datetime
 
 from django.utils import timezone
 
-from game.realtime import races
+from game.realtime import presence, races
 from game.realtime.consumers.base import CLOSE_NOT_FOUND, RealtimeConsumer
 from game.realtime.db import db
 from game.realtime.errors import RealtimeError
@@ -90,6 +90,7 @@ class RaceConsumer(RealtimeConsumer):
             if entry["game"] and entry["game"] not in self.following:
                 self.following[entry["game"]] = entry["player"]
                 await self.listen(game_group(game_id=entry["game"]))
+                await presence.listener_added(game_id=entry["game"])
         self.sent = max(self.sent, snapshot["version"])
         me = self.user.pk if self.user.is_authenticated else None
         await self.send_json({"type": "room", **snapshot, "me": me})
