@@ -19,8 +19,10 @@ PRODUCTION_ENV = {
 }
 
 
-def run_deploy_check(**overrides: str) -> subprocess.CompletedProcess:
+def run_deploy_check(*, without: tuple[str, ...] = (), **overrides: str):
     env = {**os.environ, **PRODUCTION_ENV, **overrides}
+    for name in without:
+        env.pop(name, None)
     command = [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
 
@@ -31,9 +33,14 @@ def test_production_settings_pass_the_deploy_checks_with_nothing_silenced():
 
 
 def test_deploy_check_fails_when_several_workers_share_the_in_memory_layer():
-    outcome = run_deploy_check(H2H_WORKERS="2")
+    outcome = run_deploy_check(H2H_WORKERS="2", without=("H2H_REDIS_URL",))
     assert outcome.returncode != 0
     assert "h2h.E003" in outcome.stderr
+
+
+def test_several_workers_pass_with_the_redis_layer():
+    outcome = run_deploy_check(H2H_WORKERS="2", H2H_REDIS_URL="redis://127.0.0.1:6379/0")
+    assert outcome.returncode == 0, outcome.stderr
 
 
 @override_settings(ALLOWED_HOSTS=["*"])
