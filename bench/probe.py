@@ -7,9 +7,11 @@ the SQLite file, and the resident memory.
 """
 
 import asyncio
+import gc
 import json
 import os
 import threading
+from collections import Counter
 
 import psutil
 from channels.layers import get_channel_layer
@@ -39,9 +41,21 @@ def probe() -> dict:
     }
 
 
+def object_counts(top: int = 25) -> dict:
+    """The most numerous object types in the process (slow: for hunting a leak)."""
+    counts = Counter(type(obj).__qualname__ for obj in gc.get_objects())
+    return dict(counts.most_common(top))
+
+
 async def application(scope, receive, send):
     if scope["type"] == "http" and scope["path"] == PROBE_PATH:
-        body = json.dumps(probe()).encode()
+        query = scope.get("query_string", b"").split(b"&")
+        if b"collect" in query:  # a full collection first: garbage is not a leak
+            gc.collect()
+        report = probe()
+        if b"objects" in query:
+            report["objects"] = object_counts()
+        body = json.dumps(report).encode()
         headers = [(b"content-type", b"application/json")]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})

@@ -35,8 +35,9 @@ SETTLE_S = 15  # how long the server may take to let go of everything after the 
 BASELINE = ("tasks", "sockets", "groups", "group_members", "channels", "sqlite_handles")
 
 
-def probe(server: Server) -> dict:
-    with urllib.request.urlopen(server.origin + PROBE_PATH, timeout=30) as response:
+def probe(server: Server, query: str = "") -> dict:
+    url = server.origin + PROBE_PATH + (f"?{query}" if query else "")
+    with urllib.request.urlopen(url, timeout=30) as response:
         return json.loads(response.read())
 
 
@@ -81,7 +82,7 @@ class Client:
             self.code, self.games = engine.random_code(), self.games + 1
 
 
-async def churn(server: Server, players: list[dict], seconds: float, warmup: float) -> dict:
+async def churn(server, players: list[dict], seconds: float, warmup: float, query: str) -> dict:
     started = time.monotonic()
     until = started + seconds
     clients = [Client(server, p, random.Random(n)) for n, p in enumerate(players)]
@@ -92,7 +93,7 @@ async def churn(server: Server, players: list[dict], seconds: float, warmup: flo
     samples = []
     while time.monotonic() < until:
         await asyncio.sleep(min(10, max(0.1, until - time.monotonic())))
-        point = await asyncio.to_thread(probe, server)
+        point = await asyncio.to_thread(probe, server, query)
         samples.append((round(time.monotonic() - started), point["rss_mb"], point["sockets"]))
     await asyncio.gather(*tasks)
     after_warmup = [rss for at, rss, _ in samples if at >= warmup]
@@ -114,7 +115,7 @@ async def settled(server: Server, baseline: dict) -> dict:
         await asyncio.sleep(0.5)
 
 
-def run(clients: int = 300, seconds: float = 600, warmup: float = 60) -> dict:
+def run(clients: int = 300, seconds: float = 600, warmup: float = 60, collect=False) -> dict:
     workdir = Path(tempfile.mkdtemp(prefix="h2h-soak-"))
     env = server_env(sqlite_path=str(workdir / "db.sqlite3"))
     manage(env, "migrate", "--noinput")
@@ -124,7 +125,8 @@ def run(clients: int = 300, seconds: float = 600, warmup: float = 60) -> dict:
     )
     with server:
         baseline = probe(server)
-        churned = asyncio.run(churn(server, players, seconds, min(warmup, seconds / 2)))
+        query = "collect" if collect else ""
+        churned = asyncio.run(churn(server, players, seconds, min(warmup, seconds / 2), query))
         after = asyncio.run(settled(server, baseline))
         log = Path(server.log_path).read_text(errors="replace")
     everyone = churned["clients"]
@@ -156,8 +158,13 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=600)
     parser.add_argument("--warmup", type=float, default=60)
+    parser.add_argument(
+        "--collect",
+        action="store_true",
+        help="a full gc.collect() in the server before each sample",
+    )
     args = parser.parse_args()
-    print(json.dumps(run(args.clients, args.seconds, args.warmup)))
+    print(json.dumps(run(args.clients, args.seconds, args.warmup, args.collect)))
 
 
 if __name__ == "__main__":
