@@ -65,9 +65,11 @@ class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
         # instead of an exception that closes the socket with 1011.
         seq = None
         try:
-            self._throttle()
+            verdict = self._throttle()
             frame = _decode(text_data, bytes_data)
             seq = _seq(frame)
+            if verdict is Verdict.REFUSE:  # decoded first, so the refusal names its seq
+                raise GameError("rate_limited")
             self._admit(seq)
             reply = await self._dispatch(frame, seq)
         except GameError as error:
@@ -122,10 +124,11 @@ class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
     async def encode_json(cls, content) -> str:
         return json.dumps(content, separators=(",", ":"))  # an eighth smaller than the default
 
-    def _throttle(self) -> None:
+    def _throttle(self) -> Verdict:
         verdict = self.limiter.take()  # game.ratelimit: a token bucket per socket
-        if verdict is not Verdict.ADMIT:
-            raise GameError("flooding" if verdict is Verdict.CLOSE else "rate_limited")
+        if verdict is Verdict.CLOSE:
+            raise GameError("flooding")
+        return verdict
 
     def _admit(self, seq: int) -> None:
         # Selections are never stored, so the game's last_seq cannot catch their resends.

@@ -79,6 +79,7 @@ async def test_taps_beyond_the_bucket_get_a_rate_error_and_are_not_applied(playe
     refused = [r for r in replies if r["type"] == "error"]
     assert 20 <= len(drawn) <= 20 + refill
     assert {r["error"] for r in refused} == {"rate_limited"} and len(refused) == 30 - len(drawn)
+    assert sorted(r["seq"] for r in refused) == sorted(set(range(1, 31)) - set(drawn))
     last_seq, count, actions = await game_log(first["game"]["id"])
     assert (count, actions) == (len(drawn), ["stock"] * len(drawn)) and last_seq == drawn[-1]
     await socket.disconnect()
