@@ -38,6 +38,9 @@ class Player:
     acked_seq: int = 0
     pending: dict | None = None  # a frame sent whose reply never came
     problems: list[str] = field(default_factory=list)
+    answered: int = 0  # frames answered
+    resent: int = 0  # frames in flight at a kill, sent again after the restart
+    stored_before_kill: int = 0  # of those, already stored: refused as duplicate_seq
 
 
 def board(view: dict) -> dict:
@@ -75,6 +78,8 @@ async def resend(socket, player: Player, stored_seq: int, view: dict) -> dict:
     reply = json.loads(await socket.recv())
     player.pending = None  # only now: a kill before the reply leaves it in flight still
     applied_before = stored_seq >= frame["seq"]
+    player.resent += 1
+    player.stored_before_kill += applied_before
     if applied_before and reply.get("error") != "duplicate_seq":
         player.problems.append(f"seq {frame['seq']} stored and then applied again")
     if reply["type"] == "state":
@@ -99,6 +104,7 @@ async def play(server: Server, player: Player, rng: random.Random) -> None:
                     player.problems.append(f"error {reply['error']} on {frame}")
                     return
                 view, player.acked, player.acked_seq = reply["view"], reply["view"], seq
+                player.answered += 1
                 await asyncio.sleep(PAUSE_S)
     except (WebSocketException, OSError):
         return  # the server was killed: exactly what this harness is for
@@ -157,8 +163,19 @@ def run(trials: int, player_count: int, seed: int = 1) -> dict:
         "trials": trials,
         "players": player_count,
         "seconds": round(time.monotonic() - started, 1),
+        "frames_answered": sum(p.answered for p in players),
+        "unanswered_at_a_kill": sum(p.resent for p in players),
+        "of_those_already_stored": sum(p.stored_before_kill for p in players),
+        **stored_counts(sqlite_path),
         "problems": problems + stored_games_match_their_logs(sqlite_path),
     }
+
+
+def stored_counts(sqlite_path: str) -> dict:
+    with sqlite3.connect(sqlite_path) as db:
+        games = db.execute("SELECT COUNT(*) FROM game_game").fetchone()[0]
+        actions = db.execute("SELECT COUNT(*) FROM game_action").fetchone()[0]
+    return {"games_stored": games, "actions_stored": actions}
 
 
 async def final_checks(server: Server, players: list[Player]) -> None:
