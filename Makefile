@@ -9,7 +9,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/h2h
 REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test test-sqlite test-scaled lint chromium bench clean
+.PHONY: run test test-sqlite test-scaled lint chromium bench reliability clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,16 @@ test-sqlite:
 test-scaled:
 	H2H_DATABASE_URL=$(PG_URL) H2H_REDIS_URL=$(REDIS_URL) $(PY) -m pytest -q tests/web tests/reliability \
 	    -m "not e2e and (not slow or postgres or redis)"
+
+# The long reliability runs behind docs/reliability.md (about 20 minutes; not part of `make test`).
+# The PostgreSQL ones use a database of their own (h2h_rel) and Redis database 5.
+reliability: $(STAMP)
+	$(PY) -m bench.crash --trials 100 --players 4
+	$(PY) -m bench.hostile --frames 10000
+	$(PY) -m bench.concurrency sqlite --seconds 60
+	$(PY) -m bench.concurrency daily --players 200
+	$(PY) -m bench.concurrency tabs --seconds 10
+	$(PY) -m bench.soak --clients 300 --seconds 600
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

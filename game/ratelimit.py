@@ -6,7 +6,7 @@ limit, for benchmarks). A frame beyond the bucket is refused and not applied. Ea
 adds one to a debt that drains at half the rate; a debt above the burst means the client keeps
 flooding after being told, so the socket is closed with CLOSE_FLOODING. A client somewhat too
 fast (up to one and a half times the rate) is only told; twice the rate is closed within
-seconds, and a burst of twice the bucket at once is closed at the end of it.
+seconds, and of a burst at once the frame after twice the bucket closes the socket.
 
 >>> clock = FakeClock()
 >>> limiter = FrameLimiter(rate=10, burst=3, clock=clock)
