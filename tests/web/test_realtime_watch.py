@@ -48,19 +48,26 @@ async def test_a_spectator_sees_the_players_view_move_by_move(player_cookie, riv
     await board.disconnect()
 
 
+async def watching(socket, count: int) -> None:
+    """Watcher counts until `count`: each frame is the whole number, so one may repeat (a tab
+    opening is told the count, and may also hear the publication that changed it)."""
+    while (await frame_of(socket, "watchers"))["count"] != count:
+        pass
+
+
 async def test_the_player_hears_how_many_watch(player_cookie, rival_cookie, make_player):
     board, greeting = await playing(player_cookie)
     game_id = greeting["game"]["id"]
     first = await connect(f"/ws/watch/{game_id}/", rival_cookie)
-    assert (await frame_of(board, "watchers"))["count"] == 1
+    await watching(board, 1)
     second = await connect(f"/ws/watch/{game_id}/")  # anyone may watch a normal deal
-    assert (await frame_of(board, "watchers"))["count"] == 2
-    assert (await frame_of(second, "watchers"))["count"] == 2
+    await watching(board, 2)
+    await watching(second, 2)
     await first.disconnect()
-    assert (await frame_of(board, "watchers"))["count"] == 1
+    await watching(board, 1)
     # A tab opened later is told at once.
     other_tab, _ = await playing(player_cookie)
-    assert (await frame_of(other_tab, "watchers"))["count"] == 1
+    await watching(other_tab, 1)
     for socket in (second, other_tab, board):
         await socket.disconnect()
 
