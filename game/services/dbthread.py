@@ -1,94 +1,104 @@
-"""The play sockets' database thread: one per process, its connection kept, moves group-committed.
+"""The play sockets' database threads: their connections kept open, moves group-committed.
 
-Why one thread of its own: Channels' `database_sync_to_async` opens and closes a connection
+Why threads of their own: Channels' `database_sync_to_async` opens and closes a connection
 around every call (CONN_MAX_AGE is 0), and closing SQLite's last connection checkpoints the
-WAL; that cost more than the move itself. SQLite takes one writer at a time anyway, so one
-thread that keeps its connection never waits on the busy timeout. The connection is closed
-after IDLE_CLOSE_S without work, so an idle server (or a finished test) holds none.
+WAL; that cost more than the move itself. A worker here keeps its connection until it has
+had no work for IDLE_CLOSE_S, so an idle server (or a finished test) holds none.
 
-Group commit: moves that arrive while a transaction is committing wait and go together in
-the next one, each acknowledged only after the commit that stored it (`append`). A move's
-trip is the hot path, so it takes asyncio's own executor hop rather than asgiref's
-sync_to_async (which it needs only for on_commit broadcasts, and a move's write has none).
+SQLite takes one writer at a time, so it gets one worker, which never waits on the busy
+timeout. PostgreSQL gets WORKERS_POSTGRESQL: a move then need not wait for another batch's
+commit (a network round trip and a WAL flush) to finish, nor for a socket's connect queries.
+
+Group commit: moves that arrive while every worker is committing wait and go together in
+the next transaction, each acknowledged only after the commit that stored it (`append`).
+A move's trip is the hot path, so it takes asyncio's own executor hop rather than asgiref's
+sync_to_async (needed only for on_commit broadcasts, and a move's write has none).
 """
 
 import asyncio
+import queue
 import threading
-import time
 import weakref
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future
 
 from asgiref.sync import sync_to_async
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, connection, connections
 from django.utils import timezone
 
 from game.services.appends import Append, appends_store
 
 IDLE_CLOSE_S = 1.0
 MAX_BATCH = 200  # moves per transaction: 800 parameters, far below any database's limit
+WORKERS_POSTGRESQL = 4
 
-_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="h2h-db")
+
+class Workers(Executor):
+    """Database threads sharing one queue of jobs; each closes its own connection when idle."""
+
+    def __init__(self, count: int) -> None:
+        self.count, self.jobs, self.threads = count, queue.SimpleQueue(), []
+        self.lock = threading.Lock()
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        self.jobs.put((future, fn, args, kwargs))
+        if len(self.threads) < self.count:
+            self._start_one()
+        return future
+
+    def _start_one(self) -> None:
+        with self.lock:
+            if len(self.threads) < self.count:
+                name = f"h2h-db-{len(self.threads)}"
+                thread = threading.Thread(target=self._work, name=name, daemon=True)
+                self.threads.append(thread)
+                thread.start()
+
+    def _work(self) -> None:
+        while True:
+            try:
+                future, fn, args, kwargs = self.jobs.get(timeout=IDLE_CLOSE_S)
+            except queue.Empty:
+                connection.close()  # this thread's: nothing to do for a while
+                future, fn, args, kwargs = self.jobs.get()
+            if future.set_running_or_notify_cancel():
+                _run(future, fn, args, kwargs)
+
+
+def _run(future: Future, fn, args, kwargs) -> None:
+    try:
+        result = fn(*args, **kwargs)
+    except DatabaseError as error:
+        connection.close()  # it may be broken: the next job reconnects
+        future.set_exception(error)
+    except BaseException as error:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
+def _worker_count() -> int:
+    return 1 if connections["default"].vendor == "sqlite" else WORKERS_POSTGRESQL
+
+
+_workers = Workers(_worker_count())
 
 
 def on_db_thread(func):
-    """`func` as a coroutine function that runs on the database thread.
+    """`func` as a coroutine function that runs on a database thread.
 
     Inside it, `async_to_sync` (on_commit broadcasts) reaches back to the calling loop.
     """
-    return sync_to_async(_kept(func), thread_sensitive=False, executor=_executor)
-
-
-def _kept(func):
-    def run(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except DatabaseError:
-            connection.close()  # it may be broken: the next call reconnects
-            raise
-        finally:
-            _idle.touch()
-
-    return run
-
-
-class _IdleClose:
-    """Closes the database thread's connection once it has had no work for IDLE_CLOSE_S."""
-
-    def __init__(self) -> None:
-        self.lock, self.timer, self.used = threading.Lock(), None, 0.0
-
-    def touch(self) -> None:
-        self.used = time.monotonic()
-        self._arm()
-
-    def _arm(self) -> None:
-        with self.lock:
-            if self.timer is None:
-                self.timer = threading.Timer(IDLE_CLOSE_S, self._expire)
-                self.timer.daemon = True
-                self.timer.start()
-
-    def _expire(self) -> None:
-        with self.lock:
-            self.timer = None
-        _executor.submit(self._close_if_idle)
-
-    def _close_if_idle(self) -> None:
-        if time.monotonic() - self.used >= IDLE_CLOSE_S:
-            connection.close()
-        else:
-            self._arm()
-
-
-_idle = _IdleClose()
+    return sync_to_async(func, thread_sensitive=False, executor=_workers)
 
 
 class _Waiting:
-    """The moves of one event loop waiting for a commit, and whether a commit is running."""
+    """The moves of one event loop waiting for a commit, and the commits running for them."""
 
     def __init__(self) -> None:
         self.moves: list[tuple[Append, asyncio.Future]] = []
-        self.task: asyncio.Task | None = None
+        self.committing = 0  # counted down by the committer itself as it leaves: no lost wake-up
+        self.tasks: set[asyncio.Task] = set()  # held so that they are not collected mid-way
 
 
 _waiting: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Waiting]" = (
@@ -102,25 +112,28 @@ async def append(move: Append) -> bool:
     waiting = _waiting.setdefault(loop, _Waiting())
     future = loop.create_future()
     waiting.moves.append((move, future))
-    if waiting.task is None:
-        waiting.task = loop.create_task(_commit_waiting(waiting))
+    if waiting.committing < _workers.count:
+        waiting.committing += 1
+        task = loop.create_task(_commit_waiting(waiting))
+        waiting.tasks.add(task)
+        task.add_done_callback(waiting.tasks.discard)
     return await future
 
 
 async def _commit_waiting(waiting: _Waiting) -> None:
+    loop = asyncio.get_running_loop()
     try:
         while waiting.moves:
             batch = waiting.moves[:MAX_BATCH]
             del waiting.moves[:MAX_BATCH]
             try:
-                moves = [move for move, _ in batch]
-                stored = await asyncio.get_running_loop().run_in_executor(_executor, _store, moves)
+                stored = await loop.run_in_executor(_workers, _store, [m for m, _ in batch])
             except Exception as error:  # every waiter hears it; its socket closes (1011)
                 _settle(batch, error=error)
             else:
                 _settle(batch, stored=stored)
     finally:
-        waiting.task = None
+        waiting.committing -= 1
 
 
 def _settle(batch, *, stored=None, error=None) -> None:
@@ -133,6 +146,5 @@ def _settle(batch, *, stored=None, error=None) -> None:
             future.set_result(stored[index])
 
 
-@_kept
 def _store(moves: list[Append]) -> list[bool]:
     return appends_store(appends=moves, at=timezone.now())
