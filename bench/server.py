@@ -3,6 +3,7 @@
 Used by `bench.load`, `bench.soak` and the reliability tests: start, kill -9, restart, measure.
 """
 
+import ctypes
 import json
 import os
 import signal
@@ -17,6 +18,7 @@ import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 DAPHNE = str(Path(sys.executable).with_name("daphne"))
+PR_SET_PDEATHSIG = 1
 
 
 def free_port() -> int:
@@ -59,6 +61,16 @@ def make_players(env: dict, count: int, prefix: str = "bench") -> list[dict]:
     return json.loads(output.strip().splitlines()[-1])
 
 
+def _die_with_parent() -> None:
+    """In the child: SIGTERM when the harness dies, so a killed test run leaves no daphne.
+
+    Linux sends it when the thread that started the server ends: start and stop a server in
+    the same thread (the harnesses do).
+    """
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 class Server:
     """One daphne process serving h2h_site on 127.0.0.1:<port>."""
 
@@ -92,7 +104,9 @@ class Server:
             self.application,
         ]
         log = open(self.log_path, "ab")  # noqa: SIM115  (the child process owns it)
-        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log)
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=log, stderr=log, preexec_fn=_die_with_parent
+        )
         self._wait_until_listening(timeout)
         return self
 
