@@ -122,7 +122,7 @@ class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
 
     @classmethod
     async def encode_json(cls, content) -> str:
-        return json.dumps(content, separators=(",", ":"))  # an eighth smaller than the default
+        return _encode(content)
 
     def _throttle(self) -> Verdict:
         verdict = self.limiter.take()  # game.ratelimit: a token bucket per socket
@@ -154,6 +154,28 @@ class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.send_json(self._error_frame(None, error))
         await self.close(code=close_code)
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"))  # compact: an eighth smaller than the default
+_CARDS = {
+    (rank, free): _ENCODER.encode({"rank": rank, "free": free})
+    for rank in range(1, 14)
+    for free in (True, False)
+}
+
+
+def _encode(content: dict) -> str:
+    """A frame as compact JSON; a view's heart (25 small objects, most of a state frame's bytes
+    and encoding time) is joined from pieces encoded once."""
+    view = content.get("view")
+    try:
+        cards = ",".join(
+            "null" if c is None else _CARDS[c["rank"], c["free"]] for c in view["heart"]
+        )
+    except (KeyError, TypeError):
+        return _ENCODER.encode(content)
+    text = _ENCODER.encode({**content, "view": {**view, "heart": None}})
+    return text.replace('"heart":null', f'"heart":[{cards}]', 1)  # the first: the view's own
 
 
 def _language(scope: dict) -> str:

@@ -30,7 +30,9 @@ def _game_open_or_create(*, player, code: str) -> Game:
 
 
 def _game_create(*, player, code: str) -> Game:
-    deal = DailyDeal.objects.filter(code=code).first()
+    # Only a "D" code can be a daily deal's: a normal game needs no look-up (sockets open many).
+    is_daily = code.split("-")[1] == "D"
+    deal = DailyDeal.objects.filter(code=code).first() if is_daily else None
     ranked = (
         deal is not None
         and deal.date == daily.daily_today()
