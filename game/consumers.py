@@ -12,6 +12,7 @@ from types import SimpleNamespace
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
+from django.utils.functional import empty
 from django.utils.translation import gettext as _
 
 from game import services
@@ -31,7 +32,7 @@ class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.language = _language(self.scope)
-        self.user = self.scope["user"]
+        self.user = _unwrapped(self.scope["user"])
         if not self.user.is_authenticated:
             return await self._refuse(GameError("login_required"), CLOSE_LOGIN_REQUIRED)
         if not await self.player_join():  # game.presence: the cap, and logout closes it
@@ -154,6 +155,12 @@ class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.send_json(self._error_frame(None, error))
         await self.close(code=close_code)
+
+
+def _unwrapped(user):
+    """The user behind Channels' lazy object: each attribute read through it costs a call."""
+    wrapped = getattr(user, "_wrapped", empty)
+    return user if wrapped is empty else wrapped
 
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"))  # compact: an eighth smaller than the default

@@ -31,6 +31,8 @@ class Reply(NamedTuple):
     @property
     def view(self) -> dict:
         """The public view of the state, as the acting socket shows it."""
+        if self.news is not None and self.state.selected is None:
+            return self.news["view"]  # the stored state's, made once for the publication
         return engine.public_view(self.state)
 
 
