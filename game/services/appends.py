@@ -32,14 +32,31 @@ class Append(NamedTuple):
     seq: int | None
 
 
-def appends_store(*, appends: Sequence[Append], at: datetime) -> list[bool]:
-    """Store the appends in one transaction, committed on return; which of them were stored."""
+def appends_store(
+    *, appends: Sequence[Append], at: datetime, checkpoints: bool = True
+) -> list[bool]:
+    """Store the appends in one transaction, committed on return; which of them were stored.
+
+    `checkpoints=False` (SQLite): this connection leaves the WAL to `appends_checkpoint`.
+    """
     assert not connection.in_atomic_block, "appends_store runs its own transaction"
     connection.ensure_connection()
     with connection.wrap_database_errors:
         if connection.vendor == "postgresql":
             return _one_statement(appends, at)
+        if not checkpoints and getattr(connection, "_h2h_no_checkpoints", None) is not (
+            driver := connection.connection
+        ):
+            driver.execute("PRAGMA wal_autocheckpoint = 0")
+            connection._h2h_no_checkpoints = driver
         return _sqlite_transaction(appends, at)
+
+
+def appends_checkpoint() -> None:
+    """SQLite: copy the WAL's committed pages into the database without waiting for anyone."""
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        connection.connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
 
 def appends_write(*, appends: Sequence[Append], at: datetime) -> list[bool]:

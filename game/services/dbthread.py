@@ -5,9 +5,11 @@ around every call (CONN_MAX_AGE is 0), and closing SQLite's last connection chec
 WAL; that cost more than the move itself. A worker here keeps its connection until it has
 had no work for IDLE_CLOSE_S, so an idle server (or a finished test) holds none.
 
-SQLite takes one writer at a time, so it gets one worker, which never waits on the busy
-timeout. PostgreSQL gets WORKERS_POSTGRESQL: a move then need not wait for another batch's
-commit (a network round trip and a WAL flush) to finish, nor for a socket's connect queries.
+Moves have workers of their own, apart from everything else (a socket's connect queries, the
+realtime presence rows), so a move never waits behind those. SQLite gets one of each: it takes
+one writer at a time, and the others' transactions are short. PostgreSQL gets
+WORKERS_POSTGRESQL of each: a move then need not wait for another batch's round trip and WAL
+flush either.
 
 Group commit: moves that arrive while every worker is committing wait and go together in
 the next transaction, each acknowledged only after the commit that stored it (`append`).
@@ -18,6 +20,7 @@ sync_to_async (needed only for on_commit broadcasts, and a move's write has none
 import asyncio
 import queue
 import threading
+import time
 import weakref
 from concurrent.futures import Executor, Future
 
@@ -25,11 +28,12 @@ from asgiref.sync import sync_to_async
 from django.db import DatabaseError, connection, connections
 from django.utils import timezone
 
-from game.services.appends import Append, appends_store
+from game.services.appends import Append, appends_checkpoint, appends_store
 
 IDLE_CLOSE_S = 1.0
 MAX_BATCH = 200  # moves per transaction: 800 parameters, far below any database's limit
 WORKERS_POSTGRESQL = 4
+CHECKPOINT_S = 1.0
 
 
 class Workers(Executor):
@@ -82,6 +86,14 @@ def _worker_count() -> int:
 
 
 _workers = Workers(_worker_count())
+_own_movers = Workers(_worker_count())
+
+
+def _movers() -> Workers:
+    """Moves get workers of their own, so a socket's connect queries never hold a move up; not
+    on an in-memory test database, whose shared cache locks whole tables between connections."""
+    in_memory = "memory" in str(connections["default"].settings_dict["NAME"])
+    return _workers if in_memory else _own_movers
 
 
 def on_db_thread(func):
@@ -112,7 +124,7 @@ async def append(move: Append) -> bool:
     waiting = _waiting.setdefault(loop, _Waiting())
     future = loop.create_future()
     waiting.moves.append((move, future))
-    if waiting.committing < _workers.count:
+    if waiting.committing < _movers().count:
         waiting.committing += 1
         task = loop.create_task(_commit_waiting(waiting))
         waiting.tasks.add(task)
@@ -127,7 +139,9 @@ async def _commit_waiting(waiting: _Waiting) -> None:
             batch = waiting.moves[:MAX_BATCH]
             del waiting.moves[:MAX_BATCH]
             try:
-                stored = await loop.run_in_executor(_workers, _store, [m for m, _ in batch])
+                movers = _movers()
+                stored = await loop.run_in_executor(movers, _store, [m for m, _ in batch])
+                _checkpoint_soon(movers)
             except Exception as error:  # every waiter hears it; its socket closes (1011)
                 _settle(batch, error=error)
             else:
@@ -147,4 +161,21 @@ def _settle(batch, *, stored=None, error=None) -> None:
 
 
 def _store(moves: list[Append]) -> list[bool]:
-    return appends_store(appends=moves, at=timezone.now())
+    return appends_store(appends=moves, at=timezone.now(), checkpoints=False)
+
+
+_checkpointed = [0.0]
+
+
+def _checkpoint_soon(movers: Workers) -> None:
+    """SQLite: fold the WAL into the database every CHECKPOINT_S, on the other worker.
+
+    The movers' connections never checkpoint (a checkpoint's fsyncs would stall the moves
+    committing at that moment, the human pace's slowest taps); this one does not block them.
+    """
+    now = time.monotonic()
+    if movers is _workers or now - _checkpointed[0] < CHECKPOINT_S:
+        return
+    if connections["default"].vendor == "sqlite":
+        _checkpointed[0] = now
+        _workers.submit(appends_checkpoint)
