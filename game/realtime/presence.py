@@ -1,7 +1,11 @@
 """Presence: the open play sockets ("N playing now") and a game's spectators, counted in the
 database so that every server process reads the same numbers.
 
-Each row names the process that holds it. One heartbeat a process refreshes all of its rows
+Each row names the process that holds it. Play sockets, which open and close with every game,
+are written in batches: the sockets that came and went since the last write go in one
+transaction with the snapshot that follows it, so a burst of connects costs a few writes, not
+one each, and a socket that closes before its row was written costs none.
+ One heartbeat a process refreshes all of its rows
 every HEARTBEAT_S; a row not refreshed for STALE_AFTER (its process died) stops counting and is
 swept by the next heartbeat anywhere. A change is published to the presence group (counts) or
 to the game's group (its watcher count) by the socket that made it, so nothing lingers after
@@ -12,6 +16,7 @@ import asyncio
 import uuid
 from datetime import timedelta
 
+from django.db import transaction
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
@@ -22,6 +27,7 @@ from game.realtime.db import db
 from game.realtime.groups import PRESENCE
 from game.realtime.publish import publish
 from game.services import game_group
+from game.services.audience import others_listen
 
 HEARTBEAT_S = 20
 STALE_AFTER = timedelta(seconds=60)
@@ -33,6 +39,17 @@ def presence_enter(*, channel: str, kind: str, user_id: int | None, game_id: int
     """Count one socket until it leaves or its process stops beating."""
     defaults = {"process": PROCESS, "kind": kind, "user_id": user_id, "game_id": game_id}
     Presence.objects.update_or_create(channel=channel, defaults=defaults | _now())
+
+
+def presence_apply(*, entered: list[dict], left: list[str]) -> dict:
+    """Store the play sockets that came and went, in one transaction; then the new snapshot."""
+    with transaction.atomic():
+        if left:
+            Presence.objects.filter(channel__in=left).delete()
+        if entered:
+            rows = [Presence(**row) for row in entered]
+            Presence.objects.bulk_create(rows, ignore_conflicts=True)  # a retried write
+    return presence_snapshot()
 
 
 def presence_leave(*, channel: str) -> None:
@@ -80,15 +97,17 @@ _held: dict[str, int | None] = {}
 
 async def play_opened(consumer) -> None:
     """A player's board socket opened: count it, and tell it how many watch its game."""
-    channel, game_id = consumer.channel_name, consumer.game_id
-    await db(presence_enter)(
-        channel=channel, kind=Presence.Kind.PLAY, user_id=consumer.user.pk, game_id=game_id
-    )
+    channel, game_id, layer = consumer.channel_name, consumer.game_id, consumer.channel_layer
+    row = {"kind": Presence.Kind.PLAY, "user_id": consumer.user.pk, "game_id": game_id}
+    _play_rows.enter(channel, row)
     _hold(channel, None)
     await _presence_changed()
+    # Spectators are in the game's group: with nobody else there, no count is needed.
+    if not await others_listen(consumer.live.audience, layer, consumer.group, channel):
+        return
     watchers = await db(watchers_of)(game_id=game_id)
     if watchers:
-        await consumer.channel_layer.send(channel, {"type": "game.watchers", "count": watchers})
+        await layer.send(channel, {"type": "game.watchers", "count": watchers})
 
 
 async def watch_opened(consumer, *, game_id: int) -> None:
@@ -109,10 +128,11 @@ async def socket_closed(consumer) -> None:
     watched = _held.pop(channel)
     if not _held:
         _heartbeat.stop()
-    await db(presence_leave)(channel=channel)
     if watched is None:
+        _play_rows.leave(channel)
         await _presence_changed()
     else:
+        await db(presence_leave)(channel=channel)
         await _watchers_changed(watched)
 
 
@@ -132,8 +152,43 @@ async def _watchers_changed(game_id: int) -> None:
     await publish(game_group(game_id=game_id), {"type": "game.watchers", "count": count})
 
 
+class _PlayRows:
+    """The play sockets opened and closed here since their rows were last written."""
+
+    def __init__(self) -> None:
+        self.entered: dict[str, dict] = {}
+        self.left: list[str] = []
+
+    def enter(self, channel: str, row: dict) -> None:
+        self.entered[channel] = {"channel": channel, "process": PROCESS, **row}
+
+    def leave(self, channel: str) -> None:
+        if self.entered.pop(channel, None) is None:  # written already: delete it
+            self.left.append(channel)
+
+    def take(self) -> tuple[list[dict], list[str]]:
+        entered, left = list(self.entered.values()), self.left
+        self.entered, self.left = {}, []
+        return entered, left
+
+    def give_back(self, entered: list[dict], left: list[str]) -> None:
+        """A write failed: keep its changes for the next one (a lost leave would count forever)."""
+        for row in entered:
+            self.entered.setdefault(row["channel"], row)
+        self.left.extend(left)
+
+
+_play_rows = _PlayRows()
+
+
 async def _send_presence() -> None:
-    snapshot = await db(presence_snapshot)()
+    entered, left = _play_rows.take()
+    seen = [row | _now() for row in entered]
+    try:
+        snapshot = await db(presence_apply)(entered=seen, left=left)
+    except BaseException:
+        _play_rows.give_back(entered, left)
+        raise
     await publish(PRESENCE, {"type": "presence.update", **snapshot})
 
 

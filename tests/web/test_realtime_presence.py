@@ -86,3 +86,40 @@ def test_a_process_that_stopped_beating_stops_counting(player, rival, db):
     assert presence.presence_beat() == 1  # the dead row is swept, this process's row refreshed
     assert list(Presence.objects.values_list("channel", flat=True)) == ["here"]
     assert Presence.objects.get().seen_at > timezone.now() - presence.STALE_AFTER / 4
+
+
+def test_a_play_socket_that_closes_before_its_row_is_written_costs_no_write():
+    rows = presence._PlayRows()
+    rows.enter("brief", {"kind": "play", "user_id": 1, "game_id": 1})
+    rows.enter("stays", {"kind": "play", "user_id": 2, "game_id": 2})
+    rows.leave("brief")
+    rows.leave("written-earlier")
+    entered, left = rows.take()
+    assert [row["channel"] for row in entered] == ["stays"]
+    assert left == ["written-earlier"]
+    assert rows.take() == ([], [])
+
+
+def test_a_failed_presence_write_is_retried_with_the_next_change():
+    rows = presence._PlayRows()
+    rows.enter("a", {"kind": "play", "user_id": 1, "game_id": 1})
+    rows.leave("gone")
+    entered, left = rows.take()
+    rows.give_back(entered, left)
+    rows.leave("later")
+    entered, left = rows.take()
+    assert [row["channel"] for row in entered] == ["a"]
+    assert left == ["gone", "later"]
+
+
+def test_sockets_that_came_and_went_are_written_in_one_go(player, rival, db):
+    game = services.game_open(player=player, code=CODE)
+    other = services.game_open(player=rival, code=CODE)
+    presence.presence_enter(channel="old", kind="play", user_id=rival.pk, game_id=other.pk)
+    row = {"process": presence.PROCESS, "kind": "play", "seen_at": timezone.now()}
+    entered = [row | {"channel": "new", "user_id": player.pk, "game_id": game.pk}]
+    snapshot = presence.presence_apply(entered=entered, left=["old"])
+    assert list(Presence.objects.values_list("channel", flat=True)) == ["new"]
+    assert snapshot["playing"] == 1
+    presence.presence_apply(entered=entered, left=[])  # written twice: still one row
+    assert Presence.objects.count() == 1
