@@ -8,11 +8,11 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "h2h_site.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up)
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
+from game.socket_login import login_stack  # noqa: E402
 from h2h_site.security import (  # noqa: E402
     SameOriginWebsocket,
     close_failed_websockets_with_their_code,
@@ -30,7 +30,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": SameOriginWebsocket(
-            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(routes)))
+            AllowedHostsOriginValidator(login_stack(URLRouter(routes)))
         ),
     }
 )

@@ -96,6 +96,18 @@ async def test_a_forged_session_is_treated_as_no_login(player, cookie):
     assert not await database_sync_to_async(Game.objects.exists)()
 
 
+def change_password(user) -> None:
+    user.set_password("a new password, elsewhere")
+    user.save()
+
+
+async def test_a_session_from_before_a_password_change_is_treated_as_no_login(player):
+    cookie = await database_sync_to_async(session_cookie)(player)
+    assert (await greeting(cookie))["type"] == "state"
+    await database_sync_to_async(change_password)(player)
+    assert (await greeting(cookie))["error"] == "login_required"
+
+
 async def test_a_socket_only_ever_opens_the_players_own_game(player_cookie, rival_cookie):
     theirs = await open_socket(application, CODE, rival_cookie)
     their_game = (await theirs.receive_json_from())["game"]["id"]
