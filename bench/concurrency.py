@@ -30,7 +30,7 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 
 from bench import policy
-from bench.server import Server, make_players, manage, server_env
+from bench.server import Server, fresh_database, make_players, manage, server_env
 from game import engine
 
 REL_DATABASE_URL = os.environ.get(
@@ -105,17 +105,6 @@ def sqlite_run(players: int = 20, rate: float = 5, seconds: float = 60) -> dict:
 # PostgreSQL: 200 players finish the daily deal at once -----------------------------------
 
 
-def fresh_database(url: str = REL_DATABASE_URL) -> None:
-    """Drop and create the benchmark's own PostgreSQL database."""
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    admin = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        connection.execute(f'CREATE DATABASE "{name}"')
-
-
 def flush_redis(url: str = REL_REDIS_URL) -> None:
     import redis
 
@@ -123,7 +112,7 @@ def flush_redis(url: str = REL_REDIS_URL) -> None:
 
 
 def scaled_env(workdir: Path) -> dict:
-    fresh_database()
+    fresh_database(REL_DATABASE_URL)
     flush_redis()
     env = server_env(
         sqlite_path=str(workdir / "unused.sqlite3"),

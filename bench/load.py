@@ -27,7 +27,7 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 
 from bench import policy
-from bench.server import Server, make_players, manage, server_env
+from bench.server import Server, fresh_database, make_players, manage, server_env
 from game.engine import random_code
 
 HUMAN_PAUSE_S = (0.25, 0.75)  # 500 ms ± 50 %
@@ -274,6 +274,8 @@ def main() -> None:
         # (a rate of 0); the human pace (2 taps/s) is far below it anyway.
         H2H_TAP_RATE="0",
     )
+    if args.database_url:
+        fresh_database(args.database_url)  # every run starts from the same empty database
     manage(env, "migrate", "--noinput")
     players = make_players(env, args.open_games or args.players)
     config = {

@@ -46,6 +46,17 @@ def server_env(*, sqlite_path: str, database_url: str = "", redis_url: str = "",
     return env
 
 
+def fresh_database(url: str) -> None:
+    """Drop and create a benchmark's own PostgreSQL database (the URL names it)."""
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
 def manage(env: dict, *args: str) -> str:
     command = [sys.executable, "manage.py", *args]
     return subprocess.run(

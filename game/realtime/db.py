@@ -1,7 +1,9 @@
-"""Where the realtime sockets' database work runs: on the play sockets' database thread.
+"""Where the realtime sockets' database work runs: on the sockets' database workers.
 
-One thread for every socket's queries and writes means a presence row or a room change never
-contends with a move for SQLite's write lock (game.services.dbthread says why it exists).
+Their connections stay open while there is work (game.services.dbthread says why), and moves
+have workers of their own, so a room change or a presence write never queues ahead of a move.
+On SQLite they still share its one write lock: presence writes come in batches for that
+reason (game.realtime.presence).
 """
 
 from game.services.dbthread import on_db_thread as db
