@@ -59,6 +59,7 @@ def test_a_long_private_deal_key_passes():
         assert checks.check_deal_key_is_private(None) == []
 
 
+@pytest.mark.filterwarnings("ignore:Overriding setting DATABASES")  # only the check reads it
 def test_kept_database_connections_are_an_error(settings):
     settings.DATABASES = {"default": {**settings.DATABASES["default"], "CONN_MAX_AGE": 60}}
     assert [e.id for e in checks.check_connections_are_not_kept(None)] == ["h2h.E004"]
