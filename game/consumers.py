@@ -7,7 +7,6 @@ stores nothing is answered on the event loop; docs/performance.md says why.
 """
 
 import json
-from types import SimpleNamespace
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -20,8 +19,8 @@ from game.presence import CLOSE_TOO_MANY_SOCKETS, PlayerSockets
 from game.ratelimit import CLOSE_FLOODING, FrameLimiter, Verdict
 from game.realtime.presence import play_opened, socket_closed
 from game.services import GameError
+from game.sockets import decode_frame, socket_language
 
-MAX_FRAME_BYTES = 1024
 MAX_SEQ = 2**53  # the largest integer a browser's JSON keeps exact
 CLOSE_LOGIN_REQUIRED = 4001
 CLOSE_BAD_CODE = 4004
@@ -31,7 +30,7 @@ class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
     """One socket on one player's game of one code: /ws/play/<CODE>/."""
 
     async def connect(self) -> None:
-        self.language = _language(self.scope)
+        self.language = socket_language(self.scope)
         self.user = _unwrapped(self.scope["user"])
         if not self.user.is_authenticated:
             return await self._refuse(GameError("login_required"), CLOSE_LOGIN_REQUIRED)
@@ -67,7 +66,7 @@ class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
         seq = None
         try:
             verdict = self._throttle()
-            frame = _decode(text_data, bytes_data)
+            frame = decode_frame(text_data)
             seq = _seq(frame)
             if verdict is Verdict.REFUSE:  # decoded first, so the refusal names its seq
                 raise GameError("rate_limited")
@@ -183,30 +182,6 @@ def _encode(content: dict) -> str:
         return _ENCODER.encode(content)
     text = _ENCODER.encode({**content, "view": {**view, "heart": None}})
     return text.replace('"heart":null', f'"heart":[{cards}]', 1)  # the first: the view's own
-
-
-def _language(scope: dict) -> str:
-    """The socket's language, chosen as Django chooses a page's: cookie, then Accept-Language."""
-    headers = dict(scope.get("headers", []))
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    request = SimpleNamespace(
-        COOKIES=scope.get("cookies", {}), META={"HTTP_ACCEPT_LANGUAGE": accept}
-    )
-    return translation.get_language_from_request(request)
-
-
-def _decode(text_data: str | None, bytes_data: bytes | None) -> dict:
-    if text_data is None:
-        raise GameError("binary")
-    if len(text_data) > MAX_FRAME_BYTES or len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
-        raise GameError("too_large")
-    try:
-        frame = json.loads(text_data)
-    except (ValueError, RecursionError) as error:  # RecursionError: "[[[[..." nested deep
-        raise GameError("bad_json") from error
-    if not isinstance(frame, dict):
-        raise GameError("bad_frame")
-    return frame
 
 
 def _seq(frame: dict) -> int:

@@ -2,7 +2,6 @@
 
 import json
 import time
-from types import SimpleNamespace
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -11,8 +10,8 @@ from django.utils import translation
 from game.presence import CLOSE_LOGGED_OUT, player_group
 from game.realtime.errors import RealtimeError
 from game.services import GameError
+from game.sockets import decode_frame, socket_language
 
-MAX_FRAME_BYTES = 1024
 CLOSE_LOGIN_REQUIRED = 4001
 CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
@@ -26,7 +25,7 @@ class RealtimeConsumer(AsyncJsonWebsocketConsumer):
     burst, per_second = 20, 5
 
     async def websocket_connect(self, message) -> None:
-        self.language = _language(self.scope)
+        self.language = socket_language(self.scope)
         self.user = self.scope["user"]
         self.tokens, self.refilled = float(self.burst), time.monotonic()
         await super().websocket_connect(message)
@@ -43,7 +42,7 @@ class RealtimeConsumer(AsyncJsonWebsocketConsumer):
         # instead of an exception that closes the socket with 1011.
         try:
             self._throttle()
-            frame = _decode(text_data, bytes_data)
+            frame = decode_frame(text_data, refusal=RealtimeError)
             handler = self.frames.get(frame.get("type"))
             if handler is None:
                 raise RealtimeError("unknown_frame")
@@ -93,27 +92,3 @@ class RealtimeConsumer(AsyncJsonWebsocketConsumer):
     @classmethod
     async def encode_json(cls, content) -> str:
         return json.dumps(content, separators=(",", ":"))
-
-
-def _language(scope: dict) -> str:
-    """The socket's language, chosen as Django chooses a page's: cookie, then Accept-Language."""
-    headers = dict(scope.get("headers", []))
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    request = SimpleNamespace(
-        COOKIES=scope.get("cookies", {}), META={"HTTP_ACCEPT_LANGUAGE": accept}
-    )
-    return translation.get_language_from_request(request)
-
-
-def _decode(text_data: str | None, bytes_data: bytes | None) -> dict:
-    if text_data is None:
-        raise GameError("binary")
-    if len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
-        raise GameError("too_large")
-    try:
-        frame = json.loads(text_data)
-    except (ValueError, RecursionError) as error:  # 1 KiB of "[" nests deeper than the stack
-        raise GameError("bad_json") from error
-    if not isinstance(frame, dict):
-        raise RealtimeError("bad_frame")
-    return frame
