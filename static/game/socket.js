@@ -18,6 +18,14 @@ export function wsUrl(path, loc = globalThis.location) {
   return `${loc.protocol === "https:" ? "wss" : "ws"}://${loc.host}${path}`;
 }
 
+/** Reconnect at once, not at the next backoff, when the network or the page comes back. */
+export function reconnectWhenBack(socket) {
+  globalThis.addEventListener?.("online", () => socket.reconnectNow());
+  document.addEventListener?.("visibilitychange", () => {
+    if (document.visibilityState === "visible") socket.reconnectNow();
+  });
+}
+
 export class Connection {
   /** `onFrame(frame)` gets every frame; `onStatus(online, closeCode)` hears the socket open
    * and close. */
@@ -30,10 +38,7 @@ export class Connection {
     this.attempts = 0;
     this.timer = null;
     this.stopped = false;
-    globalThis.addEventListener?.("online", () => this.reconnectNow());
-    document.addEventListener?.("visibilitychange", () => {
-      if (document.visibilityState === "visible") this.reconnectNow();
-    });
+    reconnectWhenBack(this);
   }
 
   open() {

@@ -1,6 +1,6 @@
 // A reconnecting JSON socket for the live pages: boards, spectating and races. Every connect
 // begins with the server's full snapshot, so reconnecting is also resynchronising.
-import { backoff, wsUrl } from "../game/socket.js";
+import { backoff, reconnectWhenBack, wsUrl } from "../game/socket.js";
 
 // Close codes after which retrying cannot help (docs/protocol.md, "Realtime").
 const FINAL = new Set([4001, 4003, 4004]);
@@ -14,10 +14,7 @@ export class LiveSocket {
     this.attempts = 0;
     this.timer = null;
     this.ws = null;
-    globalThis.addEventListener?.("online", () => this.reconnectNow());
-    document.addEventListener?.("visibilitychange", () => {
-      if (document.visibilityState === "visible") this.reconnectNow();
-    });
+    reconnectWhenBack(this);
   }
 
   open() {

@@ -1,19 +1,14 @@
 """Browser tests: a live daphne on a free port over a temporary SQLite file, driven by Debian's
 Chromium through Playwright. The server runs as its own process so a test can restart it."""
 
-import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from bench.server import Server, manage, server_env
 from tests.e2e.deals import DEAL_KEY
 
-ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).parent / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -38,69 +33,22 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class LiveServer:
-    """daphne serving the project on 127.0.0.1:<port>; start, stop and restart it."""
+class LiveServer(Server):
+    """daphne serving the project in DEBUG on a SQLite file of its own; start, stop, restart."""
 
     def __init__(self, workdir: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = workdir / "daphne.log"
-        self.env = {
-            key: value
-            for key, value in os.environ.items()
-            if key not in {"H2H_DATABASE_URL", "H2H_REDIS_URL"}
-        }
-        self.env |= {
-            "H2H_SQLITE_PATH": str(workdir / "db.sqlite3"),
-            "H2H_DEAL_KEY": DEAL_KEY,
-            "H2H_DEBUG": "1",
-            "PYTHONUNBUFFERED": "1",
-        }
-        self.process: subprocess.Popen | None = None
+        env = server_env(
+            sqlite_path=str(workdir / "db.sqlite3"), H2H_DEAL_KEY=DEAL_KEY, H2H_DEBUG="1"
+        )
+        super().__init__(env, log_path=str(workdir / "daphne.log"))
+        self.url = self.origin
 
     def manage(self, *args: str) -> None:
-        command = [sys.executable, "manage.py", *args]
-        subprocess.run(command, cwd=ROOT, env=self.env, check=True, capture_output=True)
+        manage(self.env, *args)
 
-    def start(self) -> None:
-        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
-        with self.log.open("a") as log:
-            self.process = subprocess.Popen(
-                [*command, "h2h_site.asgi:application"],
-                cwd=ROOT,
-                env=self.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        self._wait_until_listening()
-
-    def _wait_until_listening(self, timeout: float = 15) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited: see {self.log}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError(f"daphne did not listen on {self.port}: see {self.log}")
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process = None
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
 
     def restart(self) -> None:
         self.stop()
@@ -121,7 +69,7 @@ def live_server_process(tmp_path_factory):
 @pytest.fixture
 def server(live_server_process):
     """The live server, running (a test that stopped it gets it back)."""
-    if live_server_process.process is None:
+    if not live_server_process.running:
         live_server_process.start()
     return live_server_process
 

@@ -24,6 +24,20 @@ def test_backoff_grows_exponentially_with_jitter_and_a_cap(page):
     assert high == [500, 1000, 2000, 4000, 15000]
 
 
+def test_a_socket_reconnects_at_once_when_the_network_comes_back(page):
+    calls = run(
+        page,
+        "socket.js",
+        """(() => {
+            const socket = { calls: 0, reconnectNow() { this.calls += 1; } };
+            m.reconnectWhenBack(socket);
+            window.dispatchEvent(new Event("online"));
+            return socket.calls;
+        })()""",
+    )
+    assert calls == 1
+
+
 def test_arrow_keys_move_between_neighbours_of_the_heart(page):
     moves = run(
         page,
