@@ -4,12 +4,11 @@ database so that every server process reads the same numbers.
 Each row names the process that holds it. Play sockets, which open and close with every game,
 are written in batches: the sockets that came and went since the last write go in one
 transaction with the snapshot that follows it, so a burst of connects costs a few writes, not
-one each, and a socket that closes before its row was written costs none.
- One heartbeat a process refreshes all of its rows
-every HEARTBEAT_S; a row not refreshed for STALE_AFTER (its process died) stops counting and is
-swept by the next heartbeat anywhere. A change is published to the presence group (counts) or
-to the game's group (its watcher count) by the socket that made it, so nothing lingers after
-the last socket closes.
+one each, and a socket that closes before its row was written costs none. One heartbeat a
+process refreshes all of its rows every HEARTBEAT_S; a row not refreshed for STALE_AFTER (its
+process died) stops counting and is swept by the next heartbeat anywhere. A change is
+published to the presence group (counts) or to the game's group (its watcher count) by the
+socket that made it, so nothing lingers after the last socket closes.
 """
 
 import asyncio
@@ -172,9 +171,14 @@ class _PlayRows:
         return entered, left
 
     def give_back(self, entered: list[dict], left: list[str]) -> None:
-        """A write failed: keep its changes for the next one (a lost leave would count forever)."""
+        """A write failed: keep its changes for the next one (a lost leave would count forever).
+        A socket that closed while the write ran is no longer to be written at all."""
+        closed_meanwhile = set(self.left)
         for row in entered:
-            self.entered.setdefault(row["channel"], row)
+            if row["channel"] in closed_meanwhile:
+                self.left.remove(row["channel"])
+            else:
+                self.entered.setdefault(row["channel"], row)
         self.left.extend(left)
 
 

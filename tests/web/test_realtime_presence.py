@@ -112,6 +112,15 @@ def test_a_failed_presence_write_is_retried_with_the_next_change():
     assert left == ["gone", "later"]
 
 
+def test_a_socket_that_closes_during_a_failed_write_is_never_written():
+    rows = presence._PlayRows()
+    rows.enter("brief", {"kind": "play", "user_id": 1, "game_id": 1})
+    entered, left = rows.take()
+    rows.leave("brief")  # while the write runs
+    rows.give_back(entered, left)  # and fails
+    assert rows.take() == ([], [])
+
+
 def test_sockets_that_came_and_went_are_written_in_one_go(player, rival, db):
     game = services.game_open(player=player, code=CODE)
     other = services.game_open(player=rival, code=CODE)
