@@ -2,8 +2,10 @@
 instant, and idle rooms ending."""
 
 import datetime
+import io
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from game import daily, services
@@ -141,6 +143,15 @@ def test_an_idle_lobby_expires(player, rival):
     assert races.race_expire_idle() == 1
     assert races.race_room(room=room.room).status == "expired"
     refused("race_over", races.race_join, player=rival, room=room.room)
+
+
+def test_the_operators_command_ends_idle_rooms(player):
+    idle = races.race_create(player=player)
+    RaceRoom.objects.filter(pk=idle.pk).update(touched_at=timezone.now() - races.IDLE * 2)
+    output = io.StringIO()
+    call_command("expire_races", stdout=output)
+    assert output.getvalue() == "1 idle race rooms looked at\n"
+    assert RaceRoom.objects.get(pk=idle.pk).status == "expired"
 
 
 def test_an_idle_race_ends_its_unfinished_games_and_finishes(player, rival):
