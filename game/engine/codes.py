@@ -49,12 +49,15 @@ def parse_code(text: object) -> str:
     """
     if not isinstance(text, str):
         raise ParseError("a deal code is text, like HH1-N-ABCDEFG")
-    squeezed = "".join(text.split()).upper()
+    squeezed = "".join(text.split())
     if not squeezed:
         raise ParseError("the deal code is empty")
     if len(squeezed) > _MAX_INPUT:
         raise ParseError("the deal code is too long: it looks like HH1-N-ABCDEFG")
-    return _canonical(squeezed)
+    # Checked before upper-casing: "ſ".upper() is "S", and no such letter is in any code.
+    if not squeezed.isascii():
+        raise ParseError("a deal code has only letters A-Z, digits and dashes")
+    return _canonical(squeezed.upper())
 
 
 def _canonical(squeezed: str) -> str:
@@ -62,8 +65,8 @@ def _canonical(squeezed: str) -> str:
     if shape is None:
         raise ParseError("a deal code starts with HH and a version, like HH1-N-ABCDEFG")
     version, kind, seed = shape.groups()
-    if int(version) != VERSION:
-        raise ParseError(f"unknown deal version {int(version)}: this server deals version 1")
+    if version != str(VERSION):  # "01" too: the canonical form has no leading zeros
+        raise ParseError(f"unknown deal version {version}: this server deals version {VERSION}")
     if kind not in KINDS:
         raise ParseError(f"unknown deal kind {kind or '(none)'!r}: N (new game) or D (daily)")
     if not _SEED.fullmatch(seed):

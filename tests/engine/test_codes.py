@@ -159,11 +159,16 @@ def test_codes_are_case_and_space_tolerant(text, canonical):
         ("   ", "empty"),
         ("XX1-N-AAAAAAA", "starts with HH"),
         ("HH2-N-AAAAAAA", "unknown deal version 2"),
+        ("HH01-N-AAAAAAA", "unknown deal version 01"),
+        ("HH0001-N-AAAAAAA", "unknown deal version 0001"),
+        ("HH1-N-AAAAAAſ", "only letters A-Z"),  # "ſ".upper() == "S"
+        ("HH1-N-AAAAAıA", "only letters A-Z"),  # "ı".upper() == "I"
+        ("HH1-N-AAAAﬃ", "only letters A-Z"),  # "ﬃ".upper() == "FFI"
         ("HH1-X-AAAAAAA", "unknown deal kind 'X'"),
         ("HH1-N-AAAAAA", "7 letters"),
         ("HH1-N-AAAAAAAA", "7 letters"),
         ("HH1-N-AAAA1AA", "7 letters"),
-        ("HH1-N-AAAAAÄA", "7 letters"),
+        ("HH1-N-AAAAAÄA", "only letters A-Z"),
         ("HH1-N-" + "A" * 200, "too long"),
         (None, "is text"),
         (17, "is text"),
