@@ -41,7 +41,10 @@ class LiveServer(Server):
             sqlite_path=str(workdir / "db.sqlite3"), H2H_DEAL_KEY=DEAL_KEY, H2H_DEBUG="1"
         )
         super().__init__(env, log_path=str(workdir / "daphne.log"))
-        self.url = self.origin
+
+    @property
+    def url(self) -> str:
+        return self.origin
 
     def manage(self, *args: str) -> None:
         manage(self.env, *args)
