@@ -4,9 +4,13 @@ import re
 import time
 
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 # The socket allows bursts of 20 frames, then 10 a second; tests stay under it.
 MIN_GAP_S = 0.1
+# How long an answer may take: generous, as CI shares two cores between the suite, the
+# server and the browser; the server's SQLite busy timeout (20 s) bounds any lock wait.
+ANSWER_TIMEOUT_MS = 15_000
 
 
 def log_in(page: Page, user: str, password: str) -> None:
@@ -50,11 +54,20 @@ class Board:
 
     def answered(self, before: int) -> None:
         """Wait for a frame after the first `before`, and for every action to be answered."""
-        self.page.wait_for_function(
-            "n => { const b = document.getElementById('board').dataset;"
-            " return Number(b.frames) > n && b.pending === '0'; }",
-            arg=before,
-        )
+        try:
+            self.page.wait_for_function(
+                "n => { const b = document.getElementById('board').dataset;"
+                " return Number(b.frames) > n && b.pending === '0'; }",
+                arg=before,
+                timeout=ANSWER_TIMEOUT_MS,
+            )
+        except PlaywrightTimeout as timeout:
+            board = self.page.evaluate("() => ({...document.getElementById('board').dataset})")
+            offline = self.page.locator(".h2h-offline").is_visible()
+            raise AssertionError(
+                f"no answer after frame {before}: board {board}, offline {offline},"
+                f" page errors {self.errors}"
+            ) from timeout
 
     def _paced(self) -> None:
         wait = self.last_tap + MIN_GAP_S - time.monotonic()
