@@ -26,7 +26,7 @@ from game.realtime.db import db
 from game.realtime.groups import PRESENCE
 from game.realtime.publish import publish
 from game.services import game_group
-from game.services.audience import others_listen
+from game.services.audience import others_in_group
 
 HEARTBEAT_S = 20
 STALE_AFTER = timedelta(seconds=60)
@@ -101,8 +101,10 @@ async def play_opened(consumer) -> None:
     _play_rows.enter(channel, row)
     _hold(channel, None)
     await _presence_changed()
-    # Spectators are in the game's group: with nobody else there, no count is needed.
-    if not await others_listen(consumer.live.audience, layer, consumer.group, channel):
+    # Spectators are in the game's group: with nobody else there, no count is needed. Asked
+    # afresh, not through the game's remembered audience: a spectator may join a moment later,
+    # and the game's first move must then be published to it.
+    if not await others_in_group(layer, consumer.group, channel):
         return
     watchers = await db(watchers_of)(game_id=game_id)
     if watchers:

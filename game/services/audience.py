@@ -32,17 +32,25 @@ class Audience:
 
 
 async def others_listen(audience: Audience, layer, group: str, origin: str) -> bool:
-    """True if a member of `group` other than `origin` may be listening."""
+    """True if a member of `group` other than `origin` may be listening (Redis: the answer
+    is remembered for CHECK_S)."""
+    if isinstance(layer, InMemoryChannelLayer) or not _counts_members(layer):
+        return await others_in_group(layer, group, origin)
+    now = time.monotonic()
+    if now - audience.checked >= CHECK_S:
+        audience.others = await others_in_group(layer, group, origin)
+        audience.checked = now
+    return audience.others
+
+
+async def others_in_group(layer, group: str, origin: str) -> bool:
+    """True if `group` has a member other than `origin`, asked of the layer now."""
     if isinstance(layer, InMemoryChannelLayer):
         return not set(layer.groups.get(group, ())) <= {origin}
     if not _counts_members(layer):
         return True
-    now = time.monotonic()
-    if now - audience.checked >= CHECK_S:
-        connection = layer.connection(layer.consistent_hash(group))
-        audience.others = await connection.zcard(layer._group_key(group)) > 1
-        audience.checked = now
-    return audience.others
+    connection = layer.connection(layer.consistent_hash(group))
+    return await connection.zcard(layer._group_key(group)) > 1
 
 
 def _counts_members(layer) -> bool:
