@@ -17,6 +17,8 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
+# The development set-up: DEBUG on, public development keys (the settings refuse them otherwise).
+run: export H2H_DEBUG = 1
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py compilemessages --ignore=.venv >/dev/null
@@ -30,7 +32,7 @@ chromium:
 	  else echo "chromium is missing: browser tests will be skipped (install Debian's chromium)"; fi; }
 
 test: $(STAMP) chromium
-	$(PY) manage.py compilemessages --ignore=.venv >/dev/null
+	H2H_DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv >/dev/null
 	$(MAKE) --no-print-directory test-sqlite
 	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-scaled; fi
 

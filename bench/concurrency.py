@@ -30,7 +30,14 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 
 from bench import policy
-from bench.server import Server, fresh_database, make_players, manage, server_env
+from bench.server import (
+    HARNESS_DEAL_KEY,
+    Server,
+    fresh_database,
+    make_players,
+    manage,
+    server_env,
+)
 from game import engine
 
 REL_DATABASE_URL = os.environ.get(
@@ -329,7 +336,8 @@ def tabs_run(seconds: float = 10) -> dict:
     workdir = Path(tempfile.mkdtemp(prefix="h2h-tabs-"))
     env = scaled_env(workdir)
     (player,) = make_players(env, 1, prefix="tabs")
-    code = next(c for c in iter(engine.random_code, None) if engine.solve(c))  # a long game
+    winnable = (c for c in iter(engine.random_code, None) if engine.solve(c, key=HARNESS_DEAL_KEY))
+    code = next(winnable)  # a long game
     a = Server(env, log_path=str(workdir / "a.log")).start()
     b = Server(env, log_path=str(workdir / "b.log")).start()
     try:
@@ -338,7 +346,7 @@ def tabs_run(seconds: float = 10) -> dict:
         a.stop()
         b.stop()
     stored = json.loads(manage(env, "shell", "-c", STORED_LOG.format(code=code)).splitlines()[-1])
-    state = engine.replay(code, stored["actions"])  # raises if the log is not one valid game
+    state = engine.replay(code, stored["actions"], key=HARNESS_DEAL_KEY)  # raises if invalid
     board = {key: engine.public_view(state)[key] for key in BOARD}
     return {
         "seconds": seconds,

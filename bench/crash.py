@@ -22,7 +22,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 from bench import policy
-from bench.server import Server, make_players, manage, server_env
+from bench.server import HARNESS_DEAL_KEY, Server, make_players, manage, server_env
 from game import engine
 
 PAUSE_S = 0.04  # brisk: more kills land while a move is in flight (the rate limit is off)
@@ -130,7 +130,7 @@ def stored_games_match_their_logs(sqlite_path: str) -> list[str]:
             ]
             if len(actions) != count:
                 problems.append(f"game {game_id}: {len(actions)} actions, count says {count}")
-            engine.replay(code, actions)  # raises on a log that is not a legal game
+            engine.replay(code, actions, key=HARNESS_DEAL_KEY)  # raises on an illegal log
         (verdict,) = db.execute("PRAGMA integrity_check").fetchone()
     if verdict != "ok":
         problems.append(f"integrity_check: {verdict}")

@@ -28,7 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from bench import policy
-from bench.server import Server, make_players, manage, server_env
+from bench.server import HARNESS_DEAL_KEY, Server, make_players, manage, server_env
 from game import engine
 
 CODE = "HH1-N-AAAAAAC"
@@ -305,7 +305,7 @@ def check_honest(sqlite_path: str, player: Honest) -> list[str]:
     problems = list(player.problems)
     logs = stored_games(sqlite_path, player.name)
     for code, view in player.games:
-        state = engine.replay(code, logs.get(code, []))
+        state = engine.replay(code, logs.get(code, []), key=HARNESS_DEAL_KEY)
         shown, stored = (
             {k: view[k] for k in BOARD},
             {k: engine.public_view(state)[k] for k in BOARD},

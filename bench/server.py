@@ -27,11 +27,23 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+# Outside DEBUG a server needs private keys; these are private to the loopback harnesses.
+# Whoever deals a harness server's codes itself (to replay or solve them) uses HARNESS_DEAL_KEY.
+HARNESS_SECRET_KEY = "bench-loopback-secret-key-never-used-by-a-real-site-0123456789"
+HARNESS_DEAL_KEY = "bench-loopback-deal-key-never-used-by-a-real-site"
+
+
 def server_env(*, sqlite_path: str, database_url: str = "", redis_url: str = "", **extra) -> dict:
-    """The environment of a production-like server on loopback (DEBUG off keeps no query log)."""
+    """The environment of a production-like server on loopback (DEBUG off keeps no query log).
+
+    Its clients speak plain http and ws to it, so http origins are allowed as on an intranet.
+    """
     env = {
         **os.environ,
         "H2H_DEBUG": "0",
+        "H2H_SECRET_KEY": HARNESS_SECRET_KEY,
+        "H2H_DEAL_KEY": HARNESS_DEAL_KEY,
+        "H2H_ALLOW_HTTP_ORIGINS": "1",
         "H2H_SSL_REDIRECT": "0",
         "H2H_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "H2H_SQLITE_PATH": sqlite_path,

@@ -1,13 +1,15 @@
 """Settings for Heart to Heart, all from environment variables with safe defaults.
 
-Development needs none of them. Production sets at least H2H_SECRET_KEY, H2H_DEBUG=0,
-H2H_ALLOWED_HOSTS and H2H_DEAL_KEY; docs/deployment.md lists them all.
+Development sets H2H_DEBUG=1 and needs nothing else. Without it the process refuses to start
+unless H2H_SECRET_KEY and H2H_DEAL_KEY are private and long; production also names its
+H2H_ALLOWED_HOSTS. docs/deployment.md lists them all.
 """
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from game.engine import DEFAULT_DEAL_KEY
 
@@ -25,16 +27,53 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_flag("H2H_DEBUG", True)
-SECRET_KEY = os.environ.get(
-    "H2H_SECRET_KEY", "dev-only-insecure-secret-key-change-me-in-production"
-)
+MIN_KEY_LENGTH = 32
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-secret-key-change-me-in-production"
+
+
+def key_problem(value: str, public_default: str) -> str | None:
+    """What makes `value` a key anyone could know or guess, or None if it is private."""
+    if not value:
+        return "is not set"
+    if value == public_default:
+        return "is the public development default"
+    if len(value) < MIN_KEY_LENGTH:
+        return f"is shorter than {MIN_KEY_LENGTH} characters"
+    return None
+
+
+def private_key(name: str, public_default: str) -> str:
+    """The key in `name`; outside DEBUG the process refuses to start on a key anyone could know.
+
+    Both keys ship with public defaults for development. A production start on them would
+    sign sessions with a published key and deal from one, so every code (the daily's too)
+    could be dealt offline from the open source.
+    """
+    value = os.environ.get(name, "")
+    if DEBUG:
+        return value or public_default
+    problem = key_problem(value, public_default)
+    if problem:
+        raise ImproperlyConfigured(
+            f"{name} {problem}. With H2H_DEBUG off it must be a private random value of at "
+            f"least {MIN_KEY_LENGTH} characters, e.g. python3 -c 'import secrets; "
+            "print(secrets.token_urlsafe(50))' (docs/deployment.md)."
+        )
+    return value
+
+
+# Off unless asked for: a server started with nothing set must not run in DEBUG on public keys.
+DEBUG = env_flag("H2H_DEBUG", False)
+SECRET_KEY = private_key("H2H_SECRET_KEY", DEVELOPMENT_SECRET_KEY)
 ALLOWED_HOSTS = env_list("H2H_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("H2H_CSRF_TRUSTED_ORIGINS", "")
+# Websockets accept only https origins outside DEBUG; this admits http ones on a plain-http
+# intranet (h2h_site.security.same_origin).
+ALLOW_HTTP_ORIGINS = env_flag("H2H_ALLOW_HTTP_ORIGINS", False)
 
 # The deal key makes a deployment's deals its own: codes cannot be dealt offline from the
 # open source, and tomorrow's daily code cannot be predicted. The default is public.
-DEAL_KEY = os.environ.get("H2H_DEAL_KEY", DEFAULT_DEAL_KEY)
+DEAL_KEY = private_key("H2H_DEAL_KEY", DEFAULT_DEAL_KEY)
 DAILY_TZ = os.environ.get("H2H_DAILY_TZ", "UTC")
 
 INSTALLED_APPS = [

@@ -1,5 +1,6 @@
 """Deployment: production settings pass the deploy checks with nothing silenced, the project's
-checks refuse unsafe set-ups, and a production daphne sends safe headers and cookies."""
+checks refuse unsafe set-ups, a production daphne sends safe headers and cookies and accepts
+websockets from https pages only, and without DEBUG daphne does not start on public keys."""
 
 import http.client
 import json
@@ -13,8 +14,12 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 from bench.server import Server, manage, server_env
+from game.engine import DEFAULT_DEAL_KEY
+from h2h_site.settings import DEVELOPMENT_SECRET_KEY, MIN_KEY_LENGTH
 
 pytestmark = pytest.mark.slow
 
@@ -51,8 +56,6 @@ def test_production_passes_the_deploy_checks_with_nothing_silenced():
     ("overrides", "error"),
     [
         ({"H2H_ALLOWED_HOSTS": "*"}, "h2h.E001"),
-        ({"H2H_DEAL_KEY": "too-short"}, "h2h.E002"),
-        ({"H2H_DEAL_KEY": ""}, "h2h.E002"),
         ({"H2H_WORKERS": "3"}, "h2h.E003"),
     ],
 )
@@ -92,7 +95,12 @@ Profile.objects.create(user=user, display_name="Deployer")
 @pytest.fixture(scope="module")
 def production(static_collected):
     workdir = Path(tempfile.mkdtemp(prefix="h2h-deploy-"))
-    env = server_env(sqlite_path=str(workdir / "db.sqlite3"), **PRODUCTION, H2H_SSL_REDIRECT="1")
+    env = server_env(
+        sqlite_path=str(workdir / "db.sqlite3"),
+        **PRODUCTION,
+        H2H_SSL_REDIRECT="1",
+        H2H_ALLOW_HTTP_ORIGINS="0",
+    )
     manage(env, "migrate", "--noinput")
     manage(env, "shell", "-c", CREATE_PLAYER)
     with Server(env, log_path=str(workdir / "daphne.log")) as server:
@@ -177,3 +185,50 @@ def test_production_settings_as_loaded(production):
         " s.SECURE_HSTS_SECONDS, s.DATABASES['default'].get('CONN_MAX_AGE', 0)]))",
     )
     assert json.loads(shown.strip().splitlines()[-1]) == [False, True, True, True, 31536000, 0]
+
+
+# Refusing to start on public keys ----------------------------------------------------------
+
+PUBLIC_KEYS = {"H2H_SECRET_KEY": DEVELOPMENT_SECRET_KEY, "H2H_DEAL_KEY": DEFAULT_DEAL_KEY}
+UNSAFE = {"unset": None, "the public default": "public", "short": "k" * (MIN_KEY_LENGTH - 1)}
+
+
+@pytest.mark.parametrize("kind", UNSAFE)
+@pytest.mark.parametrize("variable", PUBLIC_KEYS)
+def test_daphne_without_debug_refuses_to_start_on_a_key_anyone_could_know(
+    tmp_path, variable, kind
+):
+    env = server_env(sqlite_path=str(tmp_path / "db.sqlite3"), **PRODUCTION)
+    env.pop("H2H_DEBUG")
+    env.pop(variable)
+    if UNSAFE[kind] is not None:
+        env[variable] = PUBLIC_KEYS[variable] if UNSAFE[kind] == "public" else UNSAFE[kind]
+    server = Server(env, log_path=str(tmp_path / "daphne.log"))
+    with pytest.raises(RuntimeError, match="daphne exited"):
+        server.start()
+    log = (tmp_path / "daphne.log").read_text()
+    assert f"ImproperlyConfigured: {variable} " in log
+
+
+# Websocket origins -------------------------------------------------------------------------
+
+
+def open_socket(server, origin: str):
+    """A play socket to the real server from a page of `origin` (anonymous: it is told so)."""
+    uri = server.ws_url("/ws/play/HH1-N-AAAAAAC/")
+    return connect(uri, origin=origin, open_timeout=5)
+
+
+def test_a_production_server_refuses_a_websocket_from_an_http_page(production):
+    with pytest.raises(InvalidStatus) as refusal:
+        open_socket(production, f"http://127.0.0.1:{production.port}")
+    assert refusal.value.response.status_code == 403
+    with open_socket(production, f"https://127.0.0.1:{production.port}") as ws:
+        assert "login_required" in ws.recv(timeout=5)
+
+
+def test_a_plain_http_intranet_may_allow_http_pages(daphne):
+    server, players = daphne
+    assert server.env["H2H_DEBUG"] == "0" and server.env["H2H_ALLOW_HTTP_ORIGINS"] == "1"
+    with open_socket(server, server.origin) as ws:
+        assert "login_required" in ws.recv(timeout=5)

@@ -17,7 +17,7 @@ SHOW = (
 
 def pragmas(tmp_path, **env) -> str:
     environment = {k: v for k, v in os.environ.items() if not k.startswith("H2H_")}
-    environment |= {"H2H_SQLITE_PATH": str(tmp_path / "db.sqlite3"), **env}
+    environment |= {"H2H_DEBUG": "1", "H2H_SQLITE_PATH": str(tmp_path / "db.sqlite3"), **env}
     command = [sys.executable, "manage.py", "shell", "-c", SHOW]
     output = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True)
     return output.stdout.strip().splitlines()[-1] if output.returncode == 0 else output.stderr

@@ -1,4 +1,5 @@
-"""Production settings pass Django's deploy checks and ours refuse the unsafe set-ups."""
+"""Production settings pass Django's deploy checks and ours refuse the unsafe set-ups; without
+DEBUG no command starts on a secret or deal key anyone could know."""
 
 import os
 import subprocess
@@ -9,6 +10,8 @@ import pytest
 from django.test import override_settings
 
 from game import checks
+from game.engine import DEFAULT_DEAL_KEY
+from h2h_site.settings import DEVELOPMENT_SECRET_KEY, MIN_KEY_LENGTH
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION_ENV = {
@@ -19,12 +22,17 @@ PRODUCTION_ENV = {
 }
 
 
-def run_deploy_check(*, without: tuple[str, ...] = (), **overrides: str):
+def run_manage(*args: str, without: tuple[str, ...] = (), **overrides: str):
+    """manage.py in a process of its own, on the production environment as changed."""
     env = {**os.environ, **PRODUCTION_ENV, **overrides}
     for name in without:
         env.pop(name, None)
-    command = [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"]
+    command = [sys.executable, "manage.py", *args]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+
+
+def run_deploy_check(*, without: tuple[str, ...] = (), **overrides: str):
+    return run_manage("check", "--deploy", "--fail-level", "WARNING", without=without, **overrides)
 
 
 def test_production_settings_pass_the_deploy_checks_with_nothing_silenced():
@@ -48,15 +56,50 @@ def test_a_wildcard_allowed_host_is_an_error():
     assert [e.id for e in checks.check_allowed_hosts_are_named(None)] == ["h2h.E001"]
 
 
-@pytest.mark.parametrize("key", ["short-key", checks.DEFAULT_DEAL_KEY])
-def test_a_short_or_public_deal_key_is_an_error(key):
-    with override_settings(DEAL_KEY=key):
-        assert [e.id for e in checks.check_deal_key_is_private(None)] == ["h2h.E002"]
+PUBLIC_KEYS = {"H2H_SECRET_KEY": DEVELOPMENT_SECRET_KEY, "H2H_DEAL_KEY": DEFAULT_DEAL_KEY}
+UNSAFE = {
+    "unset": (None, "is not set"),
+    "empty": ("", "is not set"),
+    "the public default": ("public", "is the public development default"),
+    "short": ("k" * (MIN_KEY_LENGTH - 1), f"is shorter than {MIN_KEY_LENGTH} characters"),
+}
 
 
-def test_a_long_private_deal_key_passes():
-    with override_settings(DEAL_KEY=PRODUCTION_ENV["H2H_DEAL_KEY"]):
-        assert checks.check_deal_key_is_private(None) == []
+def unsafe_key(variable: str, kind: str) -> tuple[dict, tuple[str, ...], str]:
+    """(overrides, variables left out, the refusal's words) of one unsafe value of `variable`."""
+    value, problem = UNSAFE[kind]
+    if value is None:
+        return {}, (variable, "H2H_DEBUG"), problem
+    value = PUBLIC_KEYS[variable] if value == "public" else value
+    return {variable: value}, ("H2H_DEBUG",), problem
+
+
+@pytest.mark.parametrize("kind", UNSAFE)
+@pytest.mark.parametrize("variable", PUBLIC_KEYS)
+def test_without_debug_manage_check_refuses_a_key_anyone_could_know(variable, kind):
+    overrides, without, problem = unsafe_key(variable, kind)
+    outcome = run_manage("check", without=without, **overrides)
+    assert outcome.returncode != 0
+    assert f"ImproperlyConfigured: {variable} {problem}." in outcome.stderr
+
+
+def test_without_debug_manage_check_passes_on_private_keys():
+    outcome = run_manage("check", without=("H2H_DEBUG",))
+    assert outcome.returncode == 0, outcome.stderr
+
+
+SHOW_DEBUG = "from django.conf import settings; print(settings.DEBUG)"
+
+
+def test_debug_is_off_unless_asked_for():
+    shown = run_manage("shell", "-c", SHOW_DEBUG, without=("H2H_DEBUG",))
+    assert shown.stdout.splitlines()[-1:] == ["False"], shown.stderr
+
+
+def test_asking_for_debug_allows_the_public_development_keys():
+    keys = ("H2H_SECRET_KEY", "H2H_DEAL_KEY")
+    shown = run_manage("shell", "-c", SHOW_DEBUG, without=keys, H2H_DEBUG="1")
+    assert shown.stdout.splitlines()[-1:] == ["True"], shown.stderr
 
 
 @pytest.mark.filterwarnings("ignore:Overriding setting DATABASES")  # only the check reads it
