@@ -39,12 +39,31 @@ def clean_unique_display_name(name: str, profile: Profile | None = None) -> str:
 
 
 class SignupForm(UserCreationForm):
-    """Django's own account form plus the public display name."""
+    """Django's own account form plus the public display name; game.throttle limits how many
+    accounts one address makes."""
 
     display_name = display_name_field()
+    error_messages = {
+        **UserCreationForm.error_messages,
+        "throttled": _(
+            "Too many accounts were made from your address. Wait %(minutes)d minutes, "
+            "then try again."
+        ),
+    }
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "display_name")
+
+    def __init__(self, *args, address: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.address = address
+
+    def clean(self):
+        if throttle.signup_blocked(address=self.address):
+            minutes = -(-settings.SIGNUP_THROTTLE_SECONDS // 60)
+            message = self.error_messages["throttled"]
+            raise forms.ValidationError(message, code="throttled", params={"minutes": minutes})
+        return super().clean()
 
     def clean_display_name(self) -> str:
         return clean_unique_display_name(self.cleaned_data["display_name"])
@@ -53,6 +72,7 @@ class SignupForm(UserCreationForm):
     def save(self):
         user = super().save()
         Profile.objects.create(user=user, display_name=self.cleaned_data["display_name"])
+        throttle.signed_up(address=self.address)
         return user
 
 

@@ -200,10 +200,14 @@ TAP_RATE = float(os.environ.get("H2H_TAP_RATE", "10"))
 TAP_BURST = int(os.environ.get("H2H_TAP_BURST", "20"))
 SOCKETS_PER_PLAYER = int(os.environ.get("H2H_SOCKETS_PER_PLAYER", "5"))
 
-# Login throttling (game/throttle.py): failures per username and per address within a window.
+# Login throttling (game/throttle.py): failures per username and per address (an IPv6 /64)
+# within a window.
 LOGIN_FAILURES_PER_USERNAME = int(os.environ.get("H2H_LOGIN_FAILURES_PER_USERNAME", "5"))
 LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("H2H_LOGIN_FAILURES_PER_ADDRESS", "20"))
 LOGIN_THROTTLE_SECONDS = int(os.environ.get("H2H_LOGIN_THROTTLE_SECONDS", "900"))
+# Accounts made from one address within a window (game/throttle.py).
+SIGNUPS_PER_ADDRESS = int(os.environ.get("H2H_SIGNUPS_PER_ADDRESS", "10"))
+SIGNUP_THROTTLE_SECONDS = int(os.environ.get("H2H_SIGNUP_THROTTLE_SECONDS", "3600"))
 
 # Django's ModelBackend, refusing a throttled login before any password is checked.
 AUTHENTICATION_BACKENDS = ["game.throttle.ThrottledModelBackend"]

@@ -9,16 +9,19 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from game import throttle
 from game.forms import DisplayNameForm, LoginForm, SignupForm
 from game.models import Profile
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    form = SignupForm(request.POST or None)
+    """A throttled sign-up (game.throttle: accounts per address) is a 429, as a login is."""
+    form = SignupForm(request.POST or None, address=throttle.client_address(request))
     if request.method == "POST" and form.is_valid():
         login(request, form.save())
         return redirect("home")
-    return render(request, "accounts/signup.html", {"form": form})
+    status = 429 if form.has_error(NON_FIELD_ERRORS, "throttled") else 200
+    return render(request, "accounts/signup.html", {"form": form}, status=status)
 
 
 class LoginView(auth_views.LoginView):

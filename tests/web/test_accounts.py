@@ -3,6 +3,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.test import Client
 
 from game.models import Profile
 
@@ -154,3 +155,66 @@ def test_an_account_made_without_a_profile_can_choose_a_name(client):
 def test_the_profile_page_needs_a_login(client):
     response = client.get("/accounts/profile/")
     assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+
+
+# Throttling by address (game.throttle) ---------------------------------------------------
+
+
+@pytest.fixture
+def fast_hashing(settings):
+    """Password hashing is built to be slow; these tests make many accounts and guesses."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def log_in(client, username, password, address):
+    return client.post(
+        "/accounts/login/", {"username": username, "password": password}, REMOTE_ADDR=address
+    )
+
+
+def test_failed_logins_from_one_ipv6_64_count_as_one_address(fast_hashing, ann):
+    # A fresh address of the attacker's /64 for every guess, and a fresh username too.
+    for number in range(20):
+        log_in(Client(), f"nobody{number}", "wrong", f"2001:db8:1:2:{number:x}::1")
+    response = log_in(Client(), "ann", PASSWORD, "2001:db8:1:2:ffff:ffff:ffff:ffff")
+    assert response.status_code == 429
+    assert "Too many failed logins" in response.content.decode()
+    assert log_in(Client(), "ann", PASSWORD, "2001:db8:1:3::1").status_code == 302
+
+
+def test_an_ipv4_mapped_address_counts_as_its_ipv4_address(fast_hashing, ann):
+    for number in range(10):
+        log_in(Client(), f"nobody{number}", "wrong", "10.1.2.3")
+        log_in(Client(), f"someone{number}", "wrong", "::ffff:10.1.2.3")
+    assert log_in(Client(), "ann", PASSWORD, "10.1.2.3").status_code == 429
+
+
+def sign_up_from(address: str, number: int, language: str = "en"):
+    client = Client(REMOTE_ADDR=address)
+    client.cookies["django_language"] = language
+    return signup(client, username=f"new{number}", display_name=f"New{number}")
+
+
+def test_the_eleventh_sign_up_from_one_address_is_refused(fast_hashing):
+    for number in range(10):
+        assert sign_up_from("10.5.5.5", number).status_code == 302
+    response = sign_up_from("10.5.5.5", 10)
+    assert response.status_code == 429
+    assert response.context["form"].has_error("__all__", "throttled")
+    assert "Too many accounts were made from your address. Wait 60 minutes" in (
+        response.content.decode()
+    )
+    assert not User.objects.filter(username="new10").exists()
+    assert sign_up_from("10.5.5.6", 11).status_code == 302
+
+
+def test_sign_ups_from_one_ipv6_64_count_together_and_are_refused_in_malay(
+    fast_hashing, settings
+):
+    settings.SIGNUPS_PER_ADDRESS = 2
+    for number in range(2):
+        assert sign_up_from(f"2001:db8:5:5::{number + 1}", number).status_code == 302
+    response = sign_up_from("2001:db8:5:5:ffff::1", 2, language="ms")
+    assert response.status_code == 429
+    assert "Terlalu banyak akaun telah dibuat dari alamat anda" in response.content.decode()
+    assert sign_up_from("2001:db8:5:6::1", 3).status_code == 302
