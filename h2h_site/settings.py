@@ -67,8 +67,8 @@ DEBUG = env_flag("H2H_DEBUG", False)
 SECRET_KEY = private_key("H2H_SECRET_KEY", DEVELOPMENT_SECRET_KEY)
 ALLOWED_HOSTS = env_list("H2H_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("H2H_CSRF_TRUSTED_ORIGINS", "")
-# Websockets accept only https origins outside DEBUG; this admits http ones on a plain-http
-# intranet (h2h_site.security.same_origin).
+# Outside DEBUG websockets accept https pages only (h2h_site.security.same_origin); a site
+# served over plain http on an intranet sets this to accept http pages and plain cookies.
 ALLOW_HTTP_ORIGINS = env_flag("H2H_ALLOW_HTTP_ORIGINS", False)
 
 # The deal key makes a deployment's deals its own: codes cannot be dealt offline from the
@@ -259,10 +259,12 @@ SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 if not DEBUG:
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    LANGUAGE_COOKIE_SECURE = True
-    SECURE_SSL_REDIRECT = env_flag("H2H_SSL_REDIRECT", True)
+    # A plain-http intranet (H2H_ALLOW_HTTP_ORIGINS) cannot use Secure cookies: browsers keep
+    # them from https pages only, so nobody could log in.
+    SESSION_COOKIE_SECURE = not ALLOW_HTTP_ORIGINS
+    CSRF_COOKIE_SECURE = not ALLOW_HTTP_ORIGINS
+    LANGUAGE_COOKIE_SECURE = not ALLOW_HTTP_ORIGINS
+    SECURE_SSL_REDIRECT = env_flag("H2H_SSL_REDIRECT", not ALLOW_HTTP_ORIGINS)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("H2H_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True

@@ -116,3 +116,15 @@ def test_responses_carry_the_security_headers(client):
     assert response["Referrer-Policy"] == "same-origin"
     policy = response["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+
+
+SHOW_HTTPS = (
+    "from django.conf import settings as s; print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE,"
+    " s.LANGUAGE_COOKIE_SECURE, s.SECURE_SSL_REDIRECT)"
+)
+
+
+@pytest.mark.parametrize(("flag", "shown"), [("0", "True True True True"), ("1", "False " * 4)])
+def test_only_a_plain_http_intranet_sends_cookies_without_secure(flag, shown):
+    outcome = run_manage("shell", "-c", SHOW_HTTPS, H2H_ALLOW_HTTP_ORIGINS=flag)
+    assert outcome.stdout.splitlines()[-1:] == [shown.strip()], outcome.stderr
