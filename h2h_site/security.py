@@ -27,26 +27,18 @@ class ContentSecurityPolicyMiddleware:
         return response
 
 
-def origin_schemes() -> tuple[str, ...]:
-    """https only in production; http too in DEBUG or on a plain-http intranet that asks.
-
-    Behind the TLS proxy every page of the site is https. A page on http://<the site's host>
-    was not served through it: an attacker on the network path may have written it, and its
-    wss:// socket would still carry the player's cookies.
-    """
-    if settings.DEBUG or settings.ALLOW_HTTP_ORIGINS:
-        return ("http", "https")
-    return ("https",)
-
-
 def same_origin(headers: dict[bytes, bytes]) -> bool:
-    """True if `Origin` is this site's: its scheme one of origin_schemes(), its host and port
-    `Host`'s.
+    """True if `Origin` is this site's: an allowed scheme, and the host and port of `Host`.
 
     Channels' AllowedHostsOriginValidator ignores the scheme and port, so a page on another
     port of the same host would pass it. Like Django's CSRF origin check, this compares the
     origin with the host the request was sent to; that host must be one of ALLOWED_HOSTS.
     daphne refuses a handshake without `Host`, so only an in-process test lacks it.
+
+    Outside DEBUG the scheme must be https (settings.WEBSOCKET_ORIGIN_SCHEMES). Behind the TLS
+    proxy every page of the site is https; a page on http://<the site's host> was not served
+    through it: an attacker on the network path may have written it, and its wss:// socket
+    would still carry the player's cookies.
 
     >>> from django.test import override_settings
     >>> with override_settings(ALLOWED_HOSTS=["hearts.example"]):
@@ -55,7 +47,8 @@ def same_origin(headers: dict[bytes, bytes]) -> bool:
     >>> with override_settings(ALLOWED_HOSTS=["hearts.example"]):
     ...     same_origin({b"origin": b"https://hearts.example:8443", b"host": b"hearts.example"})
     False
-    >>> with override_settings(ALLOWED_HOSTS=["hearts.example"], DEBUG=False):
+    >>> production = {"ALLOWED_HOSTS": ["hearts.example"], "WEBSOCKET_ORIGIN_SCHEMES": ["https"]}
+    >>> with override_settings(**production):
     ...     same_origin({b"origin": b"http://hearts.example", b"host": b"hearts.example"})
     False
     """
@@ -66,7 +59,7 @@ def same_origin(headers: dict[bytes, bytes]) -> bool:
         return False
     domain, _port = split_domain_port(host)
     return (
-        origin.scheme in origin_schemes()
+        origin.scheme in settings.WEBSOCKET_ORIGIN_SCHEMES
         and origin.netloc.lower() == host
         and bool(domain)
         and validate_host(domain, settings.ALLOWED_HOSTS)

@@ -70,6 +70,7 @@ CSRF_TRUSTED_ORIGINS = env_list("H2H_CSRF_TRUSTED_ORIGINS", "")
 # Outside DEBUG websockets accept https pages only (h2h_site.security.same_origin); a site
 # served over plain http on an intranet sets this to accept http pages and plain cookies.
 ALLOW_HTTP_ORIGINS = env_flag("H2H_ALLOW_HTTP_ORIGINS", False)
+WEBSOCKET_ORIGIN_SCHEMES = ("http", "https") if DEBUG or ALLOW_HTTP_ORIGINS else ("https",)
 
 # The deal key makes a deployment's deals its own: codes cannot be dealt offline from the
 # open source, and tomorrow's daily code cannot be predicted. The default is public.
