@@ -161,6 +161,10 @@ TAP_RATE = float(os.environ.get("H2H_TAP_RATE", "10"))
 TAP_BURST = int(os.environ.get("H2H_TAP_BURST", "20"))
 SOCKETS_PER_PLAYER = int(os.environ.get("H2H_SOCKETS_PER_PLAYER", "5"))
 
+# Bounded cost, so one player cannot slow everyone: a game's log stops taking moves at
+# ACTIONS_PER_GAME entries (game/services/moves.py; a rule of the site, not tuned per deployment).
+ACTIONS_PER_GAME = 2000
+
 # Login throttling (game/throttle.py): failures per username and per address within a window.
 LOGIN_FAILURES_PER_USERNAME = int(os.environ.get("H2H_LOGIN_FAILURES_PER_USERNAME", "5"))
 LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("H2H_LOGIN_FAILURES_PER_ADDRESS", "20"))

@@ -5,9 +5,12 @@ import doctest
 import time
 
 import pytest
+from channels.db import database_sync_to_async
 from django.test import Client
+from django.utils import timezone
 
-from game import ratelimit
+from game import ratelimit, services
+from game.models import Action, Game
 from game.presence import CLOSE_TOO_MANY_SOCKETS, sockets
 from h2h_site.asgi import application
 from tests.web.conftest import game_log, open_socket
@@ -135,6 +138,46 @@ async def test_a_player_holds_at_most_five_sockets(player_cookie, rival_cookie, 
     for socket in [*tabs, rivals]:
         await socket.disconnect()
     assert sockets.total() == before
+
+
+# The action log --------------------------------------------------------------------------
+
+
+@database_sync_to_async
+def a_game_of_draws(player, draws: int) -> int:
+    """The player's game of CODE with `draws` stock taps already stored, as if played."""
+    game = services.game_open(player=player, code=CODE)
+    now = timezone.now()
+    Action.objects.bulk_create(
+        Action(game=game, index=i, action="stock", at=now) for i in range(draws)
+    )
+    Game.objects.filter(pk=game.pk).update(action_count=draws)
+    return game.pk
+
+
+async def test_a_game_takes_no_move_past_2000_log_entries_but_can_still_end(
+    player, player_cookie, settings
+):
+    assert settings.ACTIONS_PER_GAME == 2000
+    game_id = await a_game_of_draws(player, 1999)
+    socket, _ = await connected(player_cookie)
+    replies = []
+    frames = [
+        {"type": "tap", "target": "stock"},  # the 2000th entry
+        {"type": "tap", "target": "stock"},
+        {"type": "settings", "placement_help": False},
+        {"type": "settings", "placement_help": True},  # no change: nothing to store
+        {"type": "undo"},
+        {"type": "resign"},
+    ]
+    for seq, frame in enumerate(frames, start=1):
+        await socket.send_json_to({**frame, "seq": seq})
+        replies.append(await socket.receive_json_from())
+    kinds = [reply.get("error") or reply["event"] for reply in replies]
+    assert kinds == ["draw", "too_many_moves", "too_many_moves", "settings", "undo", "resign"]
+    _, count, actions = await game_log(game_id)
+    assert count == 2001 and actions[-2:] == ["stock", "undo"]
+    await socket.disconnect()
 
 
 # Logins ----------------------------------------------------------------------------------

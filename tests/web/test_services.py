@@ -146,6 +146,24 @@ def test_placement_help_is_stored_only_when_it_changes(player):
     assert caught.value.code == "bad_setting"
 
 
+def test_a_game_whose_log_is_full_refuses_moves_but_undoes_and_resigns(player, settings):
+    settings.ACTIONS_PER_GAME = 3
+    game = services.game_open(player=player, code=CODE)
+    play(player, game, ["stock", "stock", "stock"])
+    refused = [
+        lambda: services.game_tap(player=player, game_id=game.pk, seq=4, target="stock"),
+        lambda: services.game_set_help(player=player, game_id=game.pk, seq=4, on=False),
+    ]
+    for action in refused:
+        with pytest.raises(GameError) as caught:
+            action()
+        assert caught.value.code == "too_many_moves"
+    assert services.game_tap(player=player, game_id=game.pk, seq=4, target=25).event == "selected"
+    services.game_undo(player=player, game_id=game.pk, seq=5)
+    services.game_resign(player=player, game_id=game.pk, seq=6)
+    assert log(game) == (6, 4, ["stock", "stock", "stock", "undo"])
+
+
 def test_resigning_completes_the_game_with_the_replays_numbers(player):
     game = services.game_open(player=player, code=CODE)
     services.game_tap(player=player, game_id=game.pk, seq=1, target="stock")
