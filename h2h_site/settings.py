@@ -165,6 +165,16 @@ SOCKETS_PER_PLAYER = int(os.environ.get("H2H_SOCKETS_PER_PLAYER", "5"))
 # ACTIONS_PER_GAME entries (game/services/moves.py; a rule of the site, not tuned per deployment).
 ACTIONS_PER_GAME = 2000
 
+# What sockets send again and again (a board, a watched game), kept per process and per
+# version (game/realtime/boards.py, watching.py): a cache apart from "default", so that many
+# snapshots never push the login throttle's counts out of it.
+CACHES["snapshots"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "h2h-snapshots",
+    "TIMEOUT": 300,
+    "OPTIONS": {"MAX_ENTRIES": 2000},
+}
+
 # Login throttling (game/throttle.py): failures per username and per address within a window.
 LOGIN_FAILURES_PER_USERNAME = int(os.environ.get("H2H_LOGIN_FAILURES_PER_USERNAME", "5"))
 LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("H2H_LOGIN_FAILURES_PER_ADDRESS", "20"))

@@ -40,8 +40,10 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _forget_login_failures(request):
-    """The login throttle counts failures in Django's cache: no database test inherits them."""
+    """The login throttle counts failures in Django's cache, and snapshots are cached by their
+    database's versions: no database test inherits either."""
     if request.node.get_closest_marker("django_db") is not None:
-        from django.core.cache import cache
+        from django.core.cache import caches
 
-        cache.clear()
+        for cache in caches.all(initialized_only=True):
+            cache.clear()
