@@ -12,7 +12,8 @@ from django.db import connection
 
 from game import engine, services
 from game.models import Action, Game, Result
-from game.services import GameError
+from game.services import GameError, appends
+from game.services.dbthread import MAX_BATCH
 
 pytestmark = pytest.mark.django_db
 
@@ -300,3 +301,14 @@ def test_tabs_tapping_at_once_store_each_move_once(player):
     assert count == 8 - len(errors) >= 1 and actions == ["stock"] * count
     assert set(errors) <= {"duplicate_seq"}
     assert engine.replay(CODE, actions, key=settings.DEAL_KEY).moves == count
+
+
+def test_the_statements_built_for_batches_of_every_size_stay_bounded():
+    for moves in range(1, MAX_BATCH + 1):
+        for rows in (moves, 2 * moves):
+            appends._update_sql("sqlite", moves)
+            appends._insert_sql("sqlite", rows)
+            appends._postgresql_sql(moves, rows)
+    kept = [build.cache_info().currsize for build in appends.STATEMENT_BUILDERS]
+    assert kept == [appends.STATEMENTS] * 3
+    assert appends.appends_statements_kept() == 3 * appends.STATEMENTS
