@@ -160,6 +160,10 @@ CACHES = caches_from_env()
 TAP_RATE = float(os.environ.get("H2H_TAP_RATE", "10"))
 TAP_BURST = int(os.environ.get("H2H_TAP_BURST", "20"))
 SOCKETS_PER_PLAYER = int(os.environ.get("H2H_SOCKETS_PER_PLAYER", "5"))
+# The live board, watch and race sockets one process holds open per logged-in user and per
+# client address for anonymous ones (game/realtime/consumers/base.py).
+REALTIME_SOCKETS_PER_USER = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_USER", "20"))
+REALTIME_SOCKETS_PER_ADDRESS = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_ADDRESS", "20"))
 
 # Bounded cost, so one player cannot slow everyone: a game's log stops taking moves at
 # ACTIONS_PER_GAME entries (game/services/moves.py; a rule of the site, not tuned per deployment).

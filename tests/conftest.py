@@ -47,3 +47,15 @@ def _forget_login_failures(request):
 
         for cache in caches.all(initialized_only=True):
             cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _forget_realtime_sockets(request):
+    """The realtime sockets' caps count per process: a test that ends without disconnecting
+    a socket must not leave the next ones with a smaller share."""
+    yield
+    if request.node.get_closest_marker("django_db") is not None:
+        from game.realtime.consumers import base
+
+        base.per_user.open.clear()
+        base.per_address.open.clear()
