@@ -24,6 +24,7 @@ PROBE_PATH = "/bench/probe"
 
 def probe() -> dict:
     from game.presence import sockets
+    from game.services.appends import appends_statements_kept
 
     layer = get_channel_layer()
     groups = getattr(layer, "groups", {})
@@ -38,6 +39,7 @@ def probe() -> dict:
         "threads": threading.active_count(),
         "sqlite_handles": sum(f.path.startswith(database) for f in process.open_files()),
         "rss_mb": round(process.memory_info().rss / 2**20, 1),
+        "sql_statements": appends_statements_kept(),
     }
 
 

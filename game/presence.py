@@ -11,6 +11,7 @@ CLOSE_TOO_MANY_SOCKETS. The count lives in the process, so a crash never leaves 
 """
 
 from collections import defaultdict
+from collections.abc import Callable, Hashable
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -28,32 +29,32 @@ def player_group(*, player_id: int) -> str:
 
 
 class SocketCount:
-    """The play sockets open on this process, per player."""
+    """Sockets open on this process per key (a player, an address), at most `cap()` each."""
 
-    def __init__(self) -> None:
-        self.open: dict[int, set[str]] = defaultdict(set)
+    def __init__(self, cap: Callable[[], int]) -> None:
+        self.cap = cap
+        self.open: dict[Hashable, set[str]] = defaultdict(set)
 
-    def add(self, *, player_id: int, channel: str) -> bool:
-        """Count one more socket; False (and not counted) if the player is at the cap."""
-        sockets = self.open[player_id]
-        if len(sockets) >= settings.SOCKETS_PER_PLAYER:
+    def add(self, *, key: Hashable, channel: str) -> bool:
+        """Count one more socket; False (and not counted) if its key is at the cap."""
+        if len(self.open.get(key, ())) >= self.cap():
             return False
-        sockets.add(channel)
+        self.open[key].add(channel)
         return True
 
-    def discard(self, *, player_id: int, channel: str) -> None:
-        sockets = self.open.get(player_id)
+    def discard(self, *, key: Hashable, channel: str) -> None:
+        sockets = self.open.get(key)
         if sockets is not None:
             sockets.discard(channel)
             if not sockets:
-                del self.open[player_id]
+                del self.open[key]
 
     def total(self) -> int:
         """Every counted socket on this process (the soak benchmark checks it returns to 0)."""
         return sum(len(sockets) for sockets in self.open.values())
 
 
-sockets = SocketCount()
+sockets = SocketCount(lambda: settings.SOCKETS_PER_PLAYER)  # the play sockets, per player
 
 
 class PlayerSockets:
@@ -65,7 +66,7 @@ class PlayerSockets:
 
     async def player_join(self) -> bool:
         self.player_id = self.scope["user"].pk
-        if not sockets.add(player_id=self.player_id, channel=self.channel_name):
+        if not sockets.add(key=self.player_id, channel=self.channel_name):
             del self.player_id
             return False
         group = player_group(player_id=self.player_id)
@@ -75,7 +76,7 @@ class PlayerSockets:
     async def player_leave(self) -> None:
         if not hasattr(self, "player_id"):
             return
-        sockets.discard(player_id=self.player_id, channel=self.channel_name)
+        sockets.discard(key=self.player_id, channel=self.channel_name)
         group = player_group(player_id=self.player_id)
         await self.channel_layer.group_discard(group, self.channel_name)
 

@@ -200,6 +200,24 @@ CACHES = caches_from_env()
 TAP_RATE = float(os.environ.get("H2H_TAP_RATE", "10"))
 TAP_BURST = int(os.environ.get("H2H_TAP_BURST", "20"))
 SOCKETS_PER_PLAYER = int(os.environ.get("H2H_SOCKETS_PER_PLAYER", "5"))
+# The live board, watch and race sockets one process holds open per logged-in user and per
+# client address for anonymous ones (game/realtime/consumers/base.py).
+REALTIME_SOCKETS_PER_USER = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_USER", "20"))
+REALTIME_SOCKETS_PER_ADDRESS = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_ADDRESS", "20"))
+
+# Bounded cost, so one player cannot slow everyone: a game's log stops taking moves at
+# ACTIONS_PER_GAME entries (game/services/moves.py; a rule of the site, not tuned per deployment).
+ACTIONS_PER_GAME = 2000
+
+# What sockets send again and again (a board, a watched game), kept per process and per
+# version (game/realtime/boards.py, watching.py): a cache apart from "default", so that many
+# snapshots never push the login throttle's counts out of it.
+CACHES["snapshots"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "h2h-snapshots",
+    "TIMEOUT": 300,
+    "OPTIONS": {"MAX_ENTRIES": 2000},
+}
 
 # Login throttling (game/throttle.py): failures per username and per address (an IPv6 /64)
 # within a window.

@@ -40,8 +40,22 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _forget_login_failures(request):
-    """The login throttle counts failures in Django's cache: no database test inherits them."""
+    """The login throttle counts failures in Django's cache, and snapshots are cached by their
+    database's versions: no database test inherits either."""
     if request.node.get_closest_marker("django_db") is not None:
-        from django.core.cache import cache
+        from django.core.cache import caches
 
-        cache.clear()
+        for cache in caches.all(initialized_only=True):
+            cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _forget_realtime_sockets(request):
+    """The realtime sockets' caps count per process: a test that ends without disconnecting
+    a socket must not leave the next ones with a smaller share."""
+    yield
+    if request.node.get_closest_marker("django_db") is not None:
+        from game.realtime.consumers import base
+
+        base.per_user.open.clear()
+        base.per_address.open.clear()

@@ -5,11 +5,13 @@ all-time board. Each board has a version, bumped inside the result's own transac
 update published after commit carries it. A client applies updates in version order; one that
 sees a jump (it missed an update) or reconnects takes a fresh snapshot instead, so it never
 shows a wrong board. The all-time board is aggregates, not rows: its update is only the new
-version, and its listeners send a fresh snapshot (computed once per process and version).
+version, and its listeners send a fresh snapshot. A snapshot is computed once per process
+and version (the "snapshots" cache): a reconnect or a `sync` costs one read of the version.
 """
 
 import datetime
 
+from django.core.cache import caches
 from django.db.models import F
 from django.urls import reverse
 
@@ -20,8 +22,6 @@ from game.realtime.groups import board_group
 from game.realtime.publish import publish_on_commit
 
 ALL_TIME = "all-time"
-CACHED_BOARDS = 256
-_snapshots: dict[str, dict] = {}  # board -> its latest snapshot read by this process
 
 
 def boards_of(result: Result) -> list[str]:
@@ -93,21 +93,29 @@ def record_row(record: selectors.DailyRecord) -> dict:
 def board_snapshot(*, board: str, at_least: int | None = None) -> dict:
     """{"board", "version", "order", "size", "rows"}: the board now, best first.
 
-    With `at_least`, a snapshot this process read before is reused if it is that recent: the
-    all-time board's listeners all ask for the same new version at once.
+    The snapshot this process read last is reused while it is as recent as the board's
+    version, or as `at_least` (then without reading the version: the all-time board's
+    listeners all ask for the same new version at once).
     """
-    cached = _snapshots.get(board)
+    cache, key = caches["snapshots"], f"board:{board}"
+    cached = cache.get(key)
     if at_least is not None and cached is not None and cached["version"] >= at_least:
         return cached
     # The version first: every result it counts is committed, so the rows read next hold it
     # (and maybe newer ones, which the client recognises by id when their update comes).
-    version = BoardVersion.objects.filter(board=board).values_list("version", flat=True).first()
-    snapshot = {"board": board, "version": version or 0, "size": selectors.BOARD_SIZE}
+    version = board_version(board=board)
+    if cached is not None and cached["version"] >= version:
+        return cached
+    snapshot = {"board": board, "version": version, "size": selectors.BOARD_SIZE}
     snapshot |= _rows(board)
-    if len(_snapshots) >= CACHED_BOARDS:
-        _snapshots.pop(next(iter(_snapshots)))
-    _snapshots[board] = snapshot
+    cache.set(key, snapshot)
     return snapshot
+
+
+def board_version(*, board: str) -> int:
+    """How many results the board has taken (0 before its first)."""
+    version = BoardVersion.objects.filter(board=board).values_list("version", flat=True).first()
+    return version or 0
 
 
 def _rows(board: str) -> dict:

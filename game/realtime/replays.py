@@ -18,17 +18,37 @@ CHUNK = 100  # steps a request returns
 
 def replay_steps(*, game: Game, start: int = 0, count: int = CHUNK) -> dict:
     """{"total", "start", "steps"}: up to `count` steps from `start`, each
-    {"index", "action", "event", "at_ms", "view"} (step 0 has no action)."""
+    {"index", "action", "event", "at_ms", "view"} (step 0 has no action).
+
+    Reads the log's actions before `start` (the state there is their replay) and only the
+    chunk's own rows with their times, however long the log.
+    """
     if game.status == Game.Status.OPEN:
         raise RealtimeError("not_finished")
-    log = list(game.actions.order_by("index").values_list("action", "at"))
+    total = game.action_count + 1
+    if start >= total:
+        return {"total": total, "start": start, "steps": []}
     state = engine.new_game(game.code, key=settings.DEAL_KEY)
+    for action in _actions_before(game, start - 1):
+        state, _ = _apply(state, action)
     steps = [_step(0, None, None, 0, state)] if start == 0 else []
-    for index, (action, at) in enumerate(log[: start + count - 1], start=1):
+    for index, action, at in _rows(game, first=max(start - 1, 0), end=start + count - 1):
         state, event = _apply(state, action)
-        if index >= start:
-            steps.append(_step(index, action, event, _ms(game.started_at, at), state))
-    return {"total": len(log) + 1, "start": start, "steps": steps[:count]}
+        steps.append(_step(index + 1, action, event, _ms(game.started_at, at), state))
+    return {"total": total, "start": start, "steps": steps}
+
+
+def _actions_before(game: Game, end: int) -> list[str]:
+    if end <= 0:
+        return []
+    actions = game.actions.filter(index__lt=end).order_by("index")
+    return list(actions.values_list("action", flat=True))
+
+
+def _rows(game: Game, *, first: int, end: int) -> list[tuple]:
+    """(index, action, at) of the log entries first..end-1."""
+    rows = game.actions.filter(index__gte=first, index__lt=end).order_by("index")
+    return list(rows.values_list("index", "action", "at"))
 
 
 def _apply(state: engine.State, action: str) -> tuple[engine.State, str]:

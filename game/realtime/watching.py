@@ -6,8 +6,12 @@ today's daily deal can be watched only by players who have finished their ranked
 it, and nobody watches a game of a deal they are playing themselves.
 """
 
+from django.core.cache import caches
+from django.utils import timezone
+
 from game.daily import daily_today
 from game.models import Game, Profile, Result
+from game.realtime.boards import board_version
 from game.realtime.errors import RealtimeError
 from game.services import game_snapshot
 
@@ -60,8 +64,30 @@ def _playing(viewer, code: str) -> bool:
 
 
 def spectator_snapshot(*, game_id: int) -> dict:
-    """{"view", "game", "player"}: the game as its player's board shows it now."""
+    """{"view", "game", "player"}: the game as its player's board shows it now.
+
+    Made once per process and version of the game (the "snapshots" cache), so spectators who
+    connect or `sync` again cost one read of the game's row, not a replay of its log.
+    """
     game = Game.objects.select_related("daily").get(pk=game_id)
+    cache, key = caches["snapshots"], _snapshot_key(game)
+    snapshot = cache.get(key)
+    if snapshot is None:
+        snapshot = _spectator_snapshot(game)
+        cache.set(key, snapshot)
+    return snapshot | {"game": snapshot["game"] | {"server_now": timezone.now().isoformat()}}
+
+
+def _snapshot_key(game: Game) -> str:
+    """What a spectator's snapshot depends on: the log and the clock's start, and once the
+    game is over its rank, which moves with its deal's board (every result of a code joins
+    that board, a ranked daily's too)."""
+    rank = 0 if game.status == Game.Status.OPEN else board_version(board=f"deal:{game.code}")
+    started = game.started_at.isoformat() if game.started_at else None
+    return f"spectator:{game.pk}:{game.action_count}:{game.status}:{started}:{rank}"
+
+
+def _spectator_snapshot(game: Game) -> dict:
     snapshot = game_snapshot(game=game)
     return {
         "view": snapshot["view"],

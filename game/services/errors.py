@@ -24,6 +24,7 @@ MESSAGES = {
     "rate_limited": _("Too many messages: slow down."),
     "flooding": _("Too many messages after being told to slow down: closing."),
     "too_many_sockets": _("Too many open connections: close another tab and reload."),
+    "too_many_moves": _("This game has reached 2,000 moves: undo or resign, or start a new one."),
 }
 
 

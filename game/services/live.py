@@ -29,7 +29,7 @@ from game.services.dbthread import append, on_db_thread
 from game.services.errors import GameError
 from game.services.games import game_resume, game_snapshot
 from game.services.log import game_replay
-from game.services.moves import Reply, _reselect, _target
+from game.services.moves import Reply, _check_room, _reselect, _target
 from game.services.results import result_create, result_summary
 
 PROCESS = uuid.uuid4().hex  # tells this process's publications from other processes'
@@ -199,6 +199,7 @@ def _check(live: LiveGame, player, seq: int | None) -> None:
 
 async def _stored(live: LiveGame, state, event, actions: list, seq, status=None) -> Reply | None:
     """Store a move made on `live`; its reply, or None if another writer moved the game."""
+    _check_room(live.count, event, actions)
     move = Append(live.id, live.count, tuple(str(action) for action in actions), seq)
     finishing = status or (Game.Status.WON if state.won else None)
     if finishing:

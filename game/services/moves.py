@@ -7,6 +7,7 @@ in the socket's memory and write nothing.
 
 from typing import NamedTuple
 
+from django.conf import settings
 from django.db import transaction
 
 from game import engine
@@ -121,7 +122,15 @@ def _reselect(state: engine.State, selected) -> engine.State:
     return again if event == engine.Event.SELECTED else state
 
 
+def _check_room(count: int, event, actions: list) -> None:
+    """A move may not grow the log past ACTIONS_PER_GAME entries, so no game costs more than
+    that to replay; undo (at most 100 deep) and resign stay open, so the game can still end."""
+    if event not in ("undo", "resign") and count + len(actions) > settings.ACTIONS_PER_GAME:
+        raise GameError("too_many_moves")
+
+
 def _stored(game: Game, state, event, actions: list, seq: int, origin: str) -> Reply:
+    _check_room(game.action_count, event, actions)
     at = game_log_append(game=game, actions=actions, seq=seq)
     if state.won:
         result_create(game=game, state=state, status=Game.Status.WON, at=at)

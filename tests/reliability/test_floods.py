@@ -2,15 +2,25 @@
 
 import asyncio
 import doctest
+import json
 import time
+from collections import Counter
 
 import pytest
+import websockets
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.utils import timezone
+from websockets.exceptions import ConnectionClosed
 
-from game import ratelimit
+from game import ratelimit, services
+from game.models import Action, Game
 from game.presence import CLOSE_TOO_MANY_SOCKETS, sockets
+from game.realtime.consumers.base import client_address, per_address, per_user
 from h2h_site.asgi import application
-from tests.web.conftest import game_log, open_socket
+from tests.reliability.conftest import run_async
+from tests.web.conftest import ORIGIN, game_log, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -135,6 +145,167 @@ async def test_a_player_holds_at_most_five_sockets(player_cookie, rival_cookie, 
     for socket in [*tabs, rivals]:
         await socket.disconnect()
     assert sockets.total() == before
+
+
+# Realtime sockets ------------------------------------------------------------------------
+
+
+async def realtime(path: str, address: str, cookie: str | None = None) -> WebsocketCommunicator:
+    """A socket on `path` from `address`, past its handshake."""
+    headers = [(b"origin", ORIGIN), (b"host", b"testserver")]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    socket = WebsocketCommunicator(application, path, headers=headers)
+    socket.scope["client"] = [address, 50000]
+    assert (await socket.connect())[0]
+    return socket
+
+
+async def refused(socket) -> tuple[str, int]:
+    frame = await socket.receive_json_from()
+    return frame["error"], (await socket.receive_output())["code"]
+
+
+async def test_an_address_holds_at_most_twenty_anonymous_realtime_sockets(settings):
+    assert settings.REALTIME_SOCKETS_PER_ADDRESS == 20
+    paths = ["/ws/live/all-time/", "/ws/live/home/", f"/ws/live/deal/{CODE}/"]
+    flood = [await realtime(paths[n % 3], "203.0.113.5") for n in range(20)]
+    extra = await realtime("/ws/live/all-time/", "203.0.113.5")
+    assert await refused(extra) == ("too_many_sockets", CLOSE_TOO_MANY_SOCKETS)
+    honest = await realtime("/ws/live/all-time/", "198.51.100.7")  # another address
+    assert (await honest.receive_json_from())["type"] == "board"
+    await flood.pop().disconnect()
+    again = await realtime("/ws/live/all-time/", "203.0.113.5")  # a closed socket frees a place
+    assert (await again.receive_json_from())["type"] == "board"
+    for socket in [*flood, honest, again]:
+        await socket.disconnect()
+    assert not per_address.open
+
+
+def test_an_ipv6_client_is_counted_by_its_64_and_a_mapped_ipv4_one_as_ipv4():
+    def key(host):
+        return client_address({"client": [host, 443]})
+
+    assert key("2001:db8:5::1") == key("2001:db8:5:0:ffff::2") == "2001:db8:5::/64"
+    assert key("2001:db8:5:1::1") != key("2001:db8:5::1")
+    assert key("::ffff:203.0.113.5") == key("203.0.113.5") == "203.0.113.5"
+
+
+async def test_a_user_holds_at_most_twenty_realtime_sockets_wherever_they_come_from(
+    player, player_cookie, rival_cookie, settings
+):
+    assert settings.REALTIME_SOCKETS_PER_USER == 20
+    tabs = [
+        await realtime("/ws/live/all-time/", f"198.51.100.{n}", player_cookie) for n in range(20)
+    ]
+    extra = await realtime("/ws/live/all-time/", "198.51.100.99", player_cookie)
+    assert await refused(extra) == ("too_many_sockets", CLOSE_TOO_MANY_SOCKETS)
+    # Behind one address, other players and anonymous visitors are not counted with them.
+    rival = await realtime("/ws/live/all-time/", "198.51.100.1", rival_cookie)
+    anonymous = await realtime("/ws/live/all-time/", "198.51.100.1")
+    for socket in (rival, anonymous):
+        assert (await socket.receive_json_from())["type"] == "board"
+    for socket in [*tabs, rival, anonymous]:
+        await socket.disconnect()
+    assert not per_user.open
+
+
+FLOOD = 200  # anonymous sockets one address opens at once against a real daphne
+
+
+async def live_board(server, address: str, sessionid: str | None = None):
+    """An all-time board socket from `address` (a loopback one) and its first frame."""
+    headers = {"Cookie": f"sessionid={sessionid}"} if sessionid else {}
+    ws = await websockets.connect(
+        server.ws_url("/ws/live/all-time/"),
+        origin=server.origin,
+        additional_headers=headers,
+        local_addr=(address, 0),
+        open_timeout=20,
+    )
+    return ws, json.loads(await asyncio.wait_for(ws.recv(), 20))
+
+
+async def flooder(server, gate: asyncio.Semaphore):
+    """(the socket, None) if it stayed open, else (None, (its error, its close code))."""
+    async with gate:
+        ws, frame = await live_board(server, "127.0.0.3")
+        if frame["type"] == "board":
+            return ws, None
+        with pytest.raises(ConnectionClosed) as closed:
+            await asyncio.wait_for(ws.recv(), 20)
+        return None, (frame["error"], closed.value.rcvd.code)
+
+
+async def flood_with_honest_players(server, players) -> dict:
+    gate = asyncio.Semaphore(50)  # handshakes at once: enough to overlap, loopback-sized
+    flood = asyncio.gather(*(flooder(server, gate) for _ in range(FLOOD)))
+    started = time.monotonic()
+    honest, first = await live_board(server, "127.0.0.4")  # while the flood goes on
+    waited = time.monotonic() - started
+    neighbour, theirs = await live_board(server, "127.0.0.3", players[11]["sessionid"])
+    outcomes = await flood
+    kept = [ws for ws, _ in outcomes if ws]
+    for ws in [*kept, honest, neighbour]:  # everything that stayed open still answers
+        await ws.send(json.dumps({"type": "sync"}))
+        assert json.loads(await asyncio.wait_for(ws.recv(), 20))["type"] == "board"
+        await ws.close()
+    return {
+        "kept": len(kept),
+        "refusals": Counter(refusal for _, refusal in outcomes if refusal),
+        "honest": (first["type"], theirs["type"]),
+        "honest_waited_s": waited,
+    }
+
+
+@pytest.mark.slow
+def test_a_flood_of_sockets_from_one_address_keeps_twenty_and_others_get_in(daphne):
+    server, players = daphne
+    report = run_async(asyncio.wait_for(flood_with_honest_players(server, players), 120))
+    assert report["kept"] == 20
+    assert report["refusals"] == {("too_many_sockets", CLOSE_TOO_MANY_SOCKETS): FLOOD - 20}
+    assert report["honest"] == ("board", "board")  # another address; a player behind this one
+    assert report["honest_waited_s"] < 10
+
+
+# The action log --------------------------------------------------------------------------
+
+
+@database_sync_to_async
+def a_game_of_draws(player, draws: int) -> int:
+    """The player's game of CODE with `draws` stock taps already stored, as if played."""
+    game = services.game_open(player=player, code=CODE)
+    now = timezone.now()
+    Action.objects.bulk_create(
+        Action(game=game, index=i, action="stock", at=now) for i in range(draws)
+    )
+    Game.objects.filter(pk=game.pk).update(action_count=draws)
+    return game.pk
+
+
+async def test_a_game_takes_no_move_past_2000_log_entries_but_can_still_end(
+    player, player_cookie, settings
+):
+    assert settings.ACTIONS_PER_GAME == 2000
+    game_id = await a_game_of_draws(player, 1999)
+    socket, _ = await connected(player_cookie)
+    replies = []
+    frames = [
+        {"type": "tap", "target": "stock"},  # the 2000th entry
+        {"type": "tap", "target": "stock"},
+        {"type": "settings", "placement_help": False},
+        {"type": "settings", "placement_help": True},  # no change: nothing to store
+        {"type": "undo"},
+        {"type": "resign"},
+    ]
+    for seq, frame in enumerate(frames, start=1):
+        await socket.send_json_to({**frame, "seq": seq})
+        replies.append(await socket.receive_json_from())
+    kinds = [reply.get("error") or reply["event"] for reply in replies]
+    assert kinds == ["draw", "too_many_moves", "too_many_moves", "settings", "undo", "resign"]
+    _, count, actions = await game_log(game_id)
+    assert count == 2001 and actions[-2:] == ["stock", "undo"]
+    await socket.disconnect()
 
 
 # Logins ----------------------------------------------------------------------------------

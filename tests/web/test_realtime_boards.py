@@ -3,9 +3,13 @@ client that missed updates resynchronises from a snapshot."""
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from game import daily, services
+from game import daily, selectors, services
+from game.models import BoardVersion
 from game.ranking import RANK_ORDER
+from game.realtime import boards
 from tests.web.realtime import connect, frame_of, fresh_channel_layer, resign  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -86,6 +90,41 @@ async def test_a_client_that_missed_updates_resynchronises_from_a_snapshot(playe
     await again.send_json_to({"type": "sync"})
     assert await frame_of(again, "board") == snapshot | {"fresh": None}
     await again.disconnect()
+
+
+def ranked_and_resigned(player) -> None:
+    game = services.game_daily_open(player=player)
+    services.game_resign(player=player, game_id=game.pk)
+
+
+def test_a_snapshot_of_an_unchanged_board_reads_only_its_version(player, rival):
+    ranked_and_resigned(player)
+    first = boards.board_snapshot(board=boards.ALL_TIME)
+    with CaptureQueriesContext(connection) as captured:
+        assert boards.board_snapshot(board=boards.ALL_TIME) == first
+    assert len(captured) == 1 and BoardVersion._meta.db_table in captured[0]["sql"]
+    ranked_and_resigned(rival)
+    changed = boards.board_snapshot(board=boards.ALL_TIME)
+    assert changed["version"] == 2 and len(changed["rows"]) == 2
+
+
+async def test_syncing_an_unchanged_all_time_board_recomputes_nothing(player, monkeypatch):
+    computed = []
+
+    def all_time_records():
+        computed.append(1)
+        return records()
+
+    records = selectors.all_time_records
+    monkeypatch.setattr(selectors, "all_time_records", all_time_records)
+    await database_sync_to_async(ranked_and_resigned)(player)
+    board = await connect("/ws/live/all-time/")
+    first = await frame_of(board, "board")
+    for _ in range(5):
+        await board.send_json_to({"type": "sync"})
+        assert await frame_of(board, "board") == first
+    assert len(computed) == 1
+    await board.disconnect()
 
 
 async def test_updates_come_in_version_order_one_per_result(player, rival):

@@ -3,10 +3,13 @@ stock is shown as the game drew it and never ahead."""
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from game import engine, services
-from game.models import Game
+from game.models import Action, Game
 from game.realtime.replays import replay_steps
 
 pytestmark = pytest.mark.django_db
@@ -58,6 +61,40 @@ def test_the_steps_come_in_chunks_over_http(won_game):
     assert client.get("/replay/999999/steps/").status_code == 404
     past_the_end = client.get(f"/replay/{game.pk}/steps/", {"start": 100_000}).json()
     assert past_the_end["steps"] == []
+
+
+@pytest.fixture
+def long_game(player) -> Game:
+    """A resigned game of 1,000 draws."""
+    game = services.game_open(player=player, code="HH1-N-AAAAAAC")
+    now = timezone.now()
+    Action.objects.bulk_create(
+        Action(game=game, index=i, action="stock", at=now) for i in range(1000)
+    )
+    Game.objects.filter(pk=game.pk).update(action_count=1000)
+    services.game_resign(player=player, game_id=game.pk)
+    game.refresh_from_db()
+    return game
+
+
+def rows_read(queries) -> list[tuple[int, int]]:
+    """(rows, columns) each captured query read, found by running it again."""
+    shapes = []
+    with connection.cursor() as cursor:
+        for query in queries:
+            cursor.execute(query["sql"])
+            rows = cursor.fetchall()
+            shapes.append((len(rows), len(rows[0]) if rows else 0))
+    return sorted(shapes)
+
+
+def test_a_chunk_reads_only_its_own_rows_and_the_actions_before_it(long_game):
+    with CaptureQueriesContext(connection) as captured:
+        chunk = replay_steps(game=long_game, start=300)
+    assert [step["index"] for step in chunk["steps"]] == list(range(300, 400))
+    assert chunk["total"] == 1001
+    # the 299 actions before the chunk without their times, the chunk's 100 with them
+    assert rows_read(captured.captured_queries) == [(100, 3), (299, 1)]
 
 
 def test_a_replay_of_todays_deal_waits_for_ones_own_ranked_game(player, rival):

@@ -6,11 +6,14 @@ import datetime
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import h2h_site.asgi
 from game import daily, services
 from game.models import DailyDeal, Game
+from game.realtime.watching import spectator_snapshot
 from tests.web.conftest import game_log, open_socket, reveals_stock
 from tests.web.realtime import connect, frame_of, fresh_channel_layer, resign  # noqa: F401  (the fixture)
 
@@ -117,6 +120,23 @@ async def test_a_spectator_who_reconnects_starts_from_the_game_as_it_is(
     assert (await frame_of(again, "state"))["view"] == reply["view"]
     await again.disconnect()
     await board.disconnect()
+
+
+def test_a_spectators_second_snapshot_of_an_unchanged_game_reads_only_its_row(player, rival):
+    game = services.game_open(player=player, code=CODE)
+    services.game_tap(player=player, game_id=game.pk, seq=1, target="stock")
+    first = spectator_snapshot(game_id=game.pk)
+    with CaptureQueriesContext(connection) as captured:
+        again = spectator_snapshot(game_id=game.pk)
+    assert len(captured) == 1 and again["game"]["server_now"] >= first["game"]["server_now"]
+    assert again == first | {"game": first["game"] | {"server_now": again["game"]["server_now"]}}
+    services.game_tap(player=player, game_id=game.pk, seq=2, target="stock")
+    assert spectator_snapshot(game_id=game.pk)["view"]["moves"] == 2
+    services.game_resign(player=player, game_id=game.pk, seq=3)
+    assert spectator_snapshot(game_id=game.pk)["game"]["result"]["of"] == 1
+    other = services.game_open(player=rival, code=CODE)
+    services.game_resign(player=rival, game_id=other.pk)  # another result of the deal: a rank
+    assert spectator_snapshot(game_id=game.pk)["game"]["result"]["of"] == 2
 
 
 @database_sync_to_async

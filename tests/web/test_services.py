@@ -12,7 +12,8 @@ from django.db import connection
 
 from game import engine, services
 from game.models import Action, Game, Result
-from game.services import GameError
+from game.services import GameError, appends
+from game.services.dbthread import MAX_BATCH
 
 pytestmark = pytest.mark.django_db
 
@@ -144,6 +145,24 @@ def test_placement_help_is_stored_only_when_it_changes(player):
     with pytest.raises(GameError) as caught:
         services.game_set_help(player=player, game_id=game.pk, seq=3, on="no")
     assert caught.value.code == "bad_setting"
+
+
+def test_a_game_whose_log_is_full_refuses_moves_but_undoes_and_resigns(player, settings):
+    settings.ACTIONS_PER_GAME = 3
+    game = services.game_open(player=player, code=CODE)
+    play(player, game, ["stock", "stock", "stock"])
+    refused = [
+        lambda: services.game_tap(player=player, game_id=game.pk, seq=4, target="stock"),
+        lambda: services.game_set_help(player=player, game_id=game.pk, seq=4, on=False),
+    ]
+    for action in refused:
+        with pytest.raises(GameError) as caught:
+            action()
+        assert caught.value.code == "too_many_moves"
+    assert services.game_tap(player=player, game_id=game.pk, seq=4, target=25).event == "selected"
+    services.game_undo(player=player, game_id=game.pk, seq=5)
+    services.game_resign(player=player, game_id=game.pk, seq=6)
+    assert log(game) == (6, 4, ["stock", "stock", "stock", "undo"])
 
 
 def test_resigning_completes_the_game_with_the_replays_numbers(player):
@@ -282,3 +301,14 @@ def test_tabs_tapping_at_once_store_each_move_once(player):
     assert count == 8 - len(errors) >= 1 and actions == ["stock"] * count
     assert set(errors) <= {"duplicate_seq"}
     assert engine.replay(CODE, actions, key=settings.DEAL_KEY).moves == count
+
+
+def test_the_statements_built_for_batches_of_every_size_stay_bounded():
+    for moves in range(1, MAX_BATCH + 1):
+        for rows in (moves, 2 * moves):
+            appends._update_sql("sqlite", moves)
+            appends._insert_sql("sqlite", rows)
+            appends._postgresql_sql(moves, rows)
+    kept = [build.cache_info().currsize for build in appends.STATEMENT_BUILDERS]
+    assert kept == [appends.STATEMENTS] * 3
+    assert appends.appends_statements_kept() == 3 * appends.STATEMENTS

@@ -1,13 +1,25 @@
-"""What every realtime socket shares: frame decoding, a rate limit, one error frame, refusals."""
+"""What every realtime socket shares: frame decoding, a rate limit, one error frame, refusals,
+and a cap on how many are open.
 
+Anyone may open these sockets, so each process counts them: a logged-in user's per user
+(REALTIME_SOCKETS_PER_USER), an anonymous one's per client address
+(REALTIME_SOCKETS_PER_ADDRESS; an IPv6 address by its /64, the block one subscriber is given).
+One more is told `too_many_sockets` and closed with CLOSE_TOO_MANY_SOCKETS, as the play socket.
+The address is the scope's client: behind a proxy, daphne's --proxy-headers sets it from
+X-Forwarded-For, which the proxy must overwrite (docs/deployment.md).
+"""
+
+import ipaddress
 import json
 import time
+from collections.abc import Hashable
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.utils import translation
 
-from game.presence import CLOSE_LOGGED_OUT, player_group
+from game.presence import CLOSE_LOGGED_OUT, CLOSE_TOO_MANY_SOCKETS, SocketCount, player_group
 from game.realtime.errors import RealtimeError
 from game.services import GameError
 from game.sockets import decode_frame, socket_language
@@ -15,6 +27,9 @@ from game.sockets import decode_frame, socket_language
 CLOSE_LOGIN_REQUIRED = 4001
 CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
+
+per_user = SocketCount(lambda: settings.REALTIME_SOCKETS_PER_USER)
+per_address = SocketCount(lambda: settings.REALTIME_SOCKETS_PER_ADDRESS)
 
 
 class RealtimeConsumer(AsyncJsonWebsocketConsumer):
@@ -28,7 +43,16 @@ class RealtimeConsumer(AsyncJsonWebsocketConsumer):
         self.language = socket_language(self.scope)
         self.user = self.scope["user"]
         self.tokens, self.refilled = float(self.burst), time.monotonic()
+        self.counted = self._count_in()
+        if self.counted is None:
+            return await self.refuse(GameError("too_many_sockets"), CLOSE_TOO_MANY_SOCKETS)
         await super().websocket_connect(message)
+
+    async def websocket_disconnect(self, message) -> None:
+        if self.__dict__.get("counted"):
+            count, key = self.counted
+            count.discard(key=key, channel=self.channel_name)
+        await super().websocket_disconnect(message)
 
     async def dispatch(self, message: dict) -> None:
         # A game's group is the play sockets' too, and they may add messages of their own
@@ -81,6 +105,14 @@ class RealtimeConsumer(AsyncJsonWebsocketConsumer):
         if not self.user.is_authenticated:
             raise GameError("login_required")
 
+    def _count_in(self) -> tuple[SocketCount, Hashable] | None:
+        """Count the socket against its user's cap, or its address's; None if that is full."""
+        if self.user.is_authenticated:
+            count, key = per_user, self.user.pk
+        else:
+            count, key = per_address, client_address(self.scope)
+        return (count, key) if count.add(key=key, channel=self.channel_name) else None
+
     def _throttle(self) -> None:
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.refilled) * self.per_second)
@@ -92,3 +124,17 @@ class RealtimeConsumer(AsyncJsonWebsocketConsumer):
     @classmethod
     async def encode_json(cls, content) -> str:
         return json.dumps(content, separators=(",", ":"))
+
+
+def client_address(scope: dict) -> str | None:
+    """The socket's client address, an IPv6 one as its /64; None if the server names none."""
+    host = (scope.get("client") or [None])[0]
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if address.version == 4:
+        return str(address)
+    if address.ipv4_mapped:
+        return str(address.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{address}/64", strict=False))
