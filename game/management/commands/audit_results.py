@@ -12,7 +12,7 @@ from game.services.results import duration_ms, result_flag
 class Command(BaseCommand):
     help = (
         "Replay each result's action log and report any result that disagrees with it; "
-        "store and print the plausibility flags of each result (flags never fail the audit)."
+        "store each result's plausibility flags and print them on stderr (they never fail it)."
     )
 
     def add_arguments(self, parser):
@@ -29,7 +29,8 @@ class Command(BaseCommand):
                 wrong += 1
                 self.stderr.write(f"result {result.pk} (game {result.game_id}): {problem}")
             flagged += self.report_flags(result)
-        self.stdout.write(f"{flagged} results flagged for review")
+        # Beside the disagreements, so stdout stays the one summary line scripts read.
+        self.stderr.write(f"{flagged} results flagged for review (flags never fail the audit)")
         self.stdout.write(f"{audited} results audited, {wrong} disagreements")
         if wrong:
             raise CommandError("some results disagree with their replayed logs")
@@ -39,7 +40,7 @@ class Command(BaseCommand):
         flags = result_flag(result=result)
         replay_url = reverse("replay", args=[result.game_id])
         for flag in flags:
-            self.stdout.write(
+            self.stderr.write(
                 f"flag: result {result.pk} (game {result.game_id}, {replay_url}): "
                 f"{flag.reason}: {flag.detail}"
             )
