@@ -1,7 +1,9 @@
 """Plausibility flags (game/fairplay.py): pure, so tested beside the engine, with no database."""
 
+import random
 from datetime import datetime, timedelta
 
+from bench import flags as bench
 from game.fairplay import MACHINE_TAP_S, REASONS, flags_for, timed_moves
 
 START = datetime(2026, 1, 1, 12, 0)
@@ -84,3 +86,14 @@ def test_the_first_move_is_timed_from_the_start_of_the_clock():
 def test_every_reason_has_a_description():
     assert set(REASONS) == {"fast_taps", "fast_pairs"}
     assert all(REASONS.values())
+
+
+def test_solver_bots_at_the_rate_limit_are_flagged_and_simulated_people_are_not():
+    rng = random.Random(7)
+    codes = bench.winnable_codes(rng)
+    for _ in range(5):
+        log = bench.bot_game(next(codes), rate=10, burst=20)
+        assert len(flags_for(started_at=bench.START, log=log)) == 2
+    for _ in range(20):
+        log, _ = bench.person_game(next(codes), rng, (0.6, 3.0))
+        assert flags_for(started_at=bench.START, log=log) == []
