@@ -89,7 +89,11 @@ class ResultFlagAdmin(ReadOnlyAdmin):
 
     list_display = ("code", "player", "reason", "detail", "replay", "created_at")
     list_filter = ("reason", "created_at")
-    search_fields = ("result__code", "result__player__username")
+    search_fields = (
+        "result__code",
+        "result__player__username",
+        "result__player__profile__display_name",
+    )
     list_select_related = ("result__player",)
     date_hierarchy = "created_at"
 
