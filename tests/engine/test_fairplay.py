@@ -1,9 +1,11 @@
 """Plausibility flags (game/fairplay.py): pure, so tested beside the engine, with no database."""
 
+import doctest
 import random
 from datetime import datetime, timedelta
 
 from bench import flags as bench
+from game import fairplay
 from game.fairplay import MACHINE_TAP_S, REASONS, flags_for, timed_moves
 
 START = datetime(2026, 1, 1, 12, 0)
@@ -97,3 +99,7 @@ def test_solver_bots_at_the_rate_limit_are_flagged_and_simulated_people_are_not(
     for _ in range(20):
         log, _ = bench.person_game(next(codes), rng, (0.6, 3.0))
         assert flags_for(started_at=bench.START, log=log) == []
+
+
+def test_the_modules_examples_hold():
+    assert doctest.testmod(fairplay).failed == 0
