@@ -5,8 +5,10 @@ the engine's replay), so the admin shows them read-only; it may delete a game or
 """
 
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
 
-from game.models import Action, DailyDeal, Game, Profile, Result
+from game.models import Action, DailyDeal, Game, Profile, Result, ResultFlag
 from game.templatetags.h2h_format import duration
 
 
@@ -79,6 +81,34 @@ class ProfileAdmin(admin.ModelAdmin):
     search_fields = ("display_name", "user__username", "user__email")
     list_select_related = ("user",)
     raw_id_fields = ("user",)
+
+
+@admin.register(ResultFlag)
+class ResultFlagAdmin(ReadOnlyAdmin):
+    """Results to review, each beside its replay; reviewing changes nothing by itself."""
+
+    list_display = ("code", "player", "reason", "detail", "replay", "created_at")
+    list_filter = ("reason", "created_at")
+    search_fields = (
+        "result__code",
+        "result__player__username",
+        "result__player__profile__display_name",
+    )
+    list_select_related = ("result__player",)
+    date_hierarchy = "created_at"
+
+    @admin.display(description="code", ordering="result__code")
+    def code(self, flag: ResultFlag) -> str:
+        return flag.result.code
+
+    @admin.display(description="player", ordering="result__player__username")
+    def player(self, flag: ResultFlag) -> str:
+        return str(flag.result.player)
+
+    @admin.display(description="replay")
+    def replay(self, flag: ResultFlag) -> str:
+        url = reverse("replay", args=[flag.result.game_id])
+        return format_html('<a href="{}">{}</a>', url, url)
 
 
 admin.site.site_header = "Heart to Heart admin"

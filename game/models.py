@@ -6,6 +6,8 @@ Only game/services/ writes these rows, so no path forgets a check or a broadcast
 from django.conf import settings
 from django.db import models
 
+from game.fairplay import REASONS
+
 
 class Profile(models.Model):
     """The public face of an account: the name shown on leaderboards and in races."""
@@ -202,3 +204,28 @@ class RaceEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["room", "player"], name="one_entry_per_player_and_room")
         ]
+
+
+# Fair play (game/fairplay.py): flags ask a person to review a result; they change nothing.
+
+
+class ResultFlag(models.Model):
+    """A reason to review a result: its stored timing looked implausible for a person.
+
+    Written by the server when the result is stored (and by `audit_results` for older ones);
+    a flag never changes the result, its game or any board.
+    """
+
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="flags")
+    reason = models.CharField(max_length=20, choices=REASONS)
+    detail = models.CharField(max_length=200)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["result", "reason"], name="one_flag_per_reason")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reason} on result {self.result_id}"

@@ -5,9 +5,10 @@ from functools import reduce
 from operator import or_
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
-from game import engine
-from game.models import Game, Result
+from game import engine, fairplay
+from game.models import Game, Result, ResultFlag
 from game.ranking import RANK_ORDER
 from game.realtime.announce import result_announce
 
@@ -31,8 +32,25 @@ def result_create(*, game: Game, state: engine.State, status: str, at: datetime)
         duration_ms=duration_ms(game.started_at, at),
         finished_at=at,
     )
+    result_flag(result=result)  # one read of the log just written: cheap enough to stay here
     result_announce(result=result)  # live boards and a race hear of it once this commits
     return result
+
+
+def result_flag(*, result: Result) -> list[fairplay.Flag]:
+    """Store a flag for each reason its game's timing gives to review the result, keeping any
+    stored before. Every result is on a leaderboard (its code's), so every result is read.
+    Flags are for a person to review: the result and its boards stay as they are."""
+    game = result.game
+    log = game.actions.order_by("index").values_list("action", "at")
+    found = fairplay.flags_for(started_at=game.started_at, log=log)
+    now = timezone.now()
+    rows = [
+        ResultFlag(result=result, reason=flag.reason, detail=flag.detail, created_at=now)
+        for flag in found
+    ]
+    ResultFlag.objects.bulk_create(rows, ignore_conflicts=True)
+    return found
 
 
 def duration_ms(started_at: datetime, finished_at: datetime) -> int:

@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from game.models import Action, DailyDeal, Game, Profile, Result
+from game.models import Action, DailyDeal, Game, Profile, Result, ResultFlag
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +46,7 @@ def game():
     return game
 
 
-@pytest.mark.parametrize("model", ["game", "result", "dailydeal", "profile"])
+@pytest.mark.parametrize("model", ["game", "result", "dailydeal", "profile", "resultflag"])
 def test_admin_lists_load_and_search(admin_client, game, model):
     assert admin_client.get(f"/admin/game/{model}/").status_code == 200
     assert admin_client.get(f"/admin/game/{model}/", {"q": "AAAAAAB"}).status_code == 200
@@ -77,3 +77,14 @@ def test_a_profile_can_be_renamed(admin_client, game):
 def test_the_admin_needs_staff(client, game):
     response = client.get("/admin/game/game/")
     assert response.status_code == 302 and "/admin/login/" in response.url
+
+
+def test_a_flagged_result_is_listed_with_its_reason_and_a_link_to_its_replay(admin_client, game):
+    ResultFlag.objects.create(
+        result=game.result, reason="fast_taps", detail="9 of 10 moves", created_at=timezone.now()
+    )
+    content = admin_client.get("/admin/game/resultflag/").content.decode()
+    assert "fast_taps" in content and "9 of 10 moves" in content
+    assert f'<a href="/replay/{game.pk}/">' in content
+    response = admin_client.post(f"/admin/game/resultflag/{game.result.flags.get().pk}/change/")
+    assert response.status_code == 403

@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 
 from game import engine, services
-from game.models import Action, Game, Result
+from game.models import Action, Game, Result, ResultFlag
 from game.services import GameError, appends
 from game.services.dbthread import MAX_BATCH
 
@@ -259,6 +259,23 @@ def test_the_audit_agrees_with_honest_results_and_finds_a_forged_one(player, win
     with pytest.raises(CommandError):
         call_command("audit_results")
     assert "score is 250, the replay says 0" in capsys.readouterr().err
+
+
+def test_the_audit_flags_results_stored_before_flags_existed_and_prints_each_flag(
+    player, winnable, capsys
+):
+    code, plan = winnable
+    game = services.game_open(player=player, code=code)
+    play(player, game, plan)  # a service call per tap, at machine speed
+    ResultFlag.objects.all().delete()  # as a result stored before flags existed
+    call_command("audit_results")
+    printed = capsys.readouterr()
+    flag = f"flag: result {game.result.pk} (game {game.pk}, /replay/{game.pk}/): fast_taps: "
+    assert flag in printed.err and "1 results flagged for review" in printed.err
+    assert printed.out == "1 results audited, 0 disagreements\n"  # flags never fail the audit
+    assert set(game.result.flags.values_list("reason", flat=True)) == {"fast_taps", "fast_pairs"}
+    call_command("audit_results")  # again: the stored flags stay, none twice
+    assert game.result.flags.count() == 2
 
 
 def in_threads(count, work):

@@ -1,0 +1,64 @@
+"""Plausibility flags on the real ASGI app: a bot's result is flagged for review, a person's
+pace is not, and a flag changes nothing anyone sees."""
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+
+import h2h_site.asgi
+from game.models import Result, ResultFlag
+from game.services.results import result_rank
+from tests.web.conftest import open_socket
+from tests.web.realtime import fresh_channel_layer  # noqa: F401 (an autouse fixture)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PERSONS_PACE_S = 0.25  # a quick person: four taps a second
+DRAWS = 12  # enough moves to judge a pace
+
+
+async def play_socket(cookie, code):
+    socket = await open_socket(h2h_site.asgi.application, code, cookie)
+    assert socket.connected
+    return socket, await socket.receive_json_from()
+
+
+async def send(socket, frame):
+    await socket.send_json_to(frame)
+    return await socket.receive_json_from()
+
+
+@database_sync_to_async
+def stored(game_id):
+    """The game's result, its rank, and the reasons it was flagged for."""
+    result = Result.objects.get(game_id=game_id)
+    reasons = set(ResultFlag.objects.filter(result=result).values_list("reason", flat=True))
+    return result, result_rank(result=result), reasons
+
+
+async def test_a_solver_bot_tapping_as_fast_as_the_socket_admits_is_flagged_for_review(
+    player_cookie, winnable, settings
+):
+    settings.TAP_RATE = 0  # the bot is let through at full speed: the limiter is not the test
+    code, plan = winnable
+    socket, first = await play_socket(player_cookie, code)
+    for seq, target in enumerate(plan, start=1):
+        last = await send(socket, {"type": "tap", "seq": seq, "target": target})
+    await socket.disconnect()
+    result, rank, reasons = await stored(first["game"]["id"])
+    assert reasons == {"fast_taps", "fast_pairs"}
+    # Review, never block: the win stands, ranked first, and no frame tells the bot.
+    assert result.won and rank == {"rank": 1, "of": 1, "board": "deal"}
+    assert last["game"]["result"]["rank"] == 1 and "flag" not in str(last)
+
+
+async def test_a_game_played_at_a_persons_pace_is_not_flagged(player_cookie):
+    socket, first = await play_socket(player_cookie, "HH1-N-AAAAAAC")
+    for seq in range(1, DRAWS + 1):
+        await asyncio.sleep(PERSONS_PACE_S)
+        assert (await send(socket, {"type": "tap", "seq": seq, "target": "stock"}))["game"]
+    await send(socket, {"type": "resign", "seq": DRAWS + 1})
+    await socket.disconnect()
+    result, _, reasons = await stored(first["game"]["id"])
+    assert result.moves == DRAWS and reasons == set()
