@@ -1,4 +1,4 @@
-"""Plausibility flags (game/fairplay.py): pure, so tested beside the engine, with no database."""
+"""Plausibility flags (game/fairplay.py): pure, so tested with no database."""
 
 import doctest
 import random
