@@ -132,3 +132,13 @@ def test_sockets_that_came_and_went_are_written_in_one_go(player, rival, db):
     assert snapshot["playing"] == 1
     presence.presence_apply(entered=entered, left=[])  # written twice: still one row
     assert Presence.objects.count() == 1
+
+
+async def test_a_sync_on_the_home_socket_answers_with_the_counts_and_keeps_it_open():
+    home = await connect("/ws/live/home/")
+    await frame_of(home, "presence")
+    await home.send_json_to({"type": "sync"})
+    assert (await frame_of(home, "presence"))["playing"] == 0
+    await home.send_json_to({"type": "sync"})
+    assert (await home.receive_json_from())["type"] == "presence"
+    await home.disconnect()

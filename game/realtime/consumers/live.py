@@ -20,7 +20,7 @@ class LiveConsumer(RealtimeConsumer):
     ({"type": "sync"}) when it sees a gap. Channels leaves `self.groups` on disconnect.
     """
 
-    frames = {"sync": "send_board"}
+    frames = {"sync": "resync"}
 
     def __init__(self, *args, kind: str = "home", **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -28,17 +28,21 @@ class LiveConsumer(RealtimeConsumer):
 
     async def connect(self) -> None:
         try:
-            self.board, shows_presence = _board_of(self.kind, self.scope["url_route"]["kwargs"])
+            self.board, self.shows_presence = _board_of(self.kind, self.scope["url_route"]["kwargs"])
         except RealtimeError as error:
             return await self.refuse(error, CLOSE_NOT_FOUND)
         if self.board:
             await self.listen(board_group(self.board))
-        if shows_presence:
+        if self.shows_presence:
             await self.listen(PRESENCE)
         await self.accept()
+        await self.resync()
+
+    async def resync(self, frame: dict | None = None) -> None:
+        """Everything the page shows, afresh: on connect and in answer to {"type": "sync"}."""
         if self.board:
             await self.send_board()
-        if shows_presence:
+        if self.shows_presence:
             await self.send_presence(await db(presence.presence_snapshot)())
 
     async def send_board(self, frame: dict | None = None, *, at_least=None, fresh=None) -> None:
