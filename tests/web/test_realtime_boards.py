@@ -41,6 +41,7 @@ async def test_the_players_own_socket_marks_their_row(player, player_cookie):
 def todays_ranked_game(player) -> tuple[str, int]:
     game = services.game_daily_open(player=player)
     assert game.ranked
+    services.game_start(player=player, game_id=game.pk, seq=1)
     return game.code, game.pk
 
 
