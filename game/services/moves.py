@@ -45,6 +45,8 @@ class Reply(NamedTuple):
 
 
 def _day_closed_first(action):
+    """`action`, after ending its game if the day's end caught it open (games.game_day_closed)."""
+
     @wraps(action)
     def closed_first(*, game_id: int, **arguments):
         game = Game.objects.filter(pk=game_id, ranked=True, status=Game.Status.OPEN).first()
