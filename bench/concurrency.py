@@ -142,6 +142,7 @@ plan = None
 for name in names:
     player = get_user_model().objects.get(username=name)
     game = services.game_daily_open(player=player)
+    services.game_start(player=player, game_id=game.pk, seq=1)  # a ranked clock starts on Start
     plan = plan or engine.solve(game.code, key=settings.DEAL_KEY)
     game_log_append(game=game, actions=plan[:-2], seq=len(plan) - 2)
 print(json.dumps({{"code": game.code, "plan": plan}}))

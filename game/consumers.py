@@ -105,6 +105,8 @@ class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
 
     async def _dispatch(self, frame: dict, seq: int) -> services.Reply:
         kind, selected = frame.get("type"), self.selected
+        if kind == "start":
+            return await self._call(services.live_start, seq)
         if kind == "tap":
             target = frame.get("target")
             return await self._call(services.live_tap, seq, target=target, selected=selected)

@@ -26,6 +26,18 @@ def daily_today() -> datetime.date:
     return datetime.datetime.now(ZoneInfo(settings.DAILY_TZ)).date()
 
 
+def daily_day_end(day: datetime.date) -> datetime.datetime:
+    """The instant `day` ends on the daily calendar: the next midnight in settings.DAILY_TZ.
+
+    >>> from django.test import override_settings
+    >>> with override_settings(DAILY_TZ="Asia/Kuala_Lumpur"):
+    ...     daily_day_end(datetime.date(2026, 3, 14)).isoformat()
+    '2026-03-15T00:00:00+08:00'
+    """
+    midnight = datetime.datetime.combine(day + datetime.timedelta(days=1), datetime.time())
+    return midnight.replace(tzinfo=ZoneInfo(settings.DAILY_TZ))
+
+
 def daily_candidates(day: datetime.date, *, key: str) -> Iterator[str]:
     """The day's candidate codes, in the order they are tried.
 

@@ -46,7 +46,9 @@ class Game(models.Model):
     daily = models.ForeignKey(DailyDeal, null=True, blank=True, on_delete=models.PROTECT)
     ranked = models.BooleanField(default=False)  # the player's first game of a daily deal
     status = models.CharField(max_length=10, choices=Status, default=Status.OPEN)
-    started_at = models.DateTimeField()  # when the deal was first shown to the player
+    # When the deal was first shown to the player: for a ranked daily game, the moment they
+    # pressed Start (null until then, so opening the page starts no clock).
+    started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # The highest client seq whose action is stored: a resent seq is applied once.
     last_seq = models.BigIntegerField(default=0)

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0002_realtime'),
+        ('game', '0003_daily_start'),
     ]
 
     operations = [

@@ -24,6 +24,7 @@ SPECTATOR_KEYS = (
     "practice",
     "status",
     "started_at",
+    "awaiting_start",
     "server_now",
     "daily_date",
     "result",

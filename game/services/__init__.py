@@ -10,6 +10,7 @@ from game.services.games import (
     game_open,
     game_resume,
     game_snapshot,
+    games_close_day,
 )
 from game.services.live import (
     LiveGame,
@@ -20,6 +21,7 @@ from game.services.live import (
     live_publish,
     live_resign,
     live_set_help,
+    live_start,
     live_tap,
     live_undo,
 )
@@ -28,6 +30,7 @@ from game.services.moves import (
     game_new,
     game_resign,
     game_set_help,
+    game_start,
     game_tap,
     game_undo,
 )
@@ -45,8 +48,10 @@ __all__ = [
     "game_resume",
     "game_set_help",
     "game_snapshot",
+    "game_start",
     "game_tap",
     "game_undo",
+    "games_close_day",
     "live_audience_changed",
     "live_close",
     "live_heard",
@@ -54,6 +59,7 @@ __all__ = [
     "live_publish",
     "live_resign",
     "live_set_help",
+    "live_start",
     "live_tap",
     "live_undo",
     "result_rank",

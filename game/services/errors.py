@@ -11,7 +11,7 @@ MESSAGES = {
     "bad_frame": _("The message must be a JSON object with a type and a seq."),
     "binary": _("Binary messages are not accepted: send JSON text."),
     "too_large": _("The message is longer than 1 KiB."),
-    "unknown_type": _("Unknown message type: use tap, undo, resign or settings."),
+    "unknown_type": _("Unknown message type: use start, tap, undo, resign or settings."),
     "bad_seq": _("seq must be a whole number from 1 to 2^53."),
     "duplicate_seq": _("This seq was already used: the action is not applied again."),
     "bad_target": _("The target must be a position 1-25, “stock” or “waste”."),
@@ -25,6 +25,8 @@ MESSAGES = {
     "flooding": _("Too many messages after being told to slow down: closing."),
     "too_many_sockets": _("Too many open connections: close another tab and reload."),
     "too_many_moves": _("This game has reached 2,000 moves: undo or resign, or start a new one."),
+    "not_started": _("Press Start first: the clock of this ranked game has not started."),
+    "day_over": _("This daily deal's day is over: the game ended at midnight."),
 }
 
 

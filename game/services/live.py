@@ -15,19 +15,27 @@ the sockets call these, pages and tests may call either.
 import asyncio
 import uuid
 from dataclasses import dataclass, field
+from datetime import date, datetime
 
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
-from game import engine
+from game import daily, engine
 from game.models import Game
 from game.services.appends import Append, appends_write
 from game.services.audience import Audience, others_listen
 from game.services.broadcast import game_group
 from game.services.dbthread import append, on_db_thread
 from game.services.errors import GameError
-from game.services.games import game_resume, game_snapshot
+from game.services.games import (
+    game_day,
+    game_day_closed,
+    game_day_over,
+    game_resume,
+    game_snapshot,
+    view_unseen,
+)
 from game.services.log import game_replay
 from game.services.moves import Reply, _check_room, _reselect, _target
 from game.services.results import result_create, result_summary
@@ -49,6 +57,8 @@ class LiveGame:
     stale: bool = False  # another writer may have moved it: reload before the next action
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     audience: Audience = field(default_factory=Audience)  # who else hears its publications
+    day: date | None = None  # a ranked game's day, which ends at midnight (games.game_day)
+    day_over: bool = False  # its day ended before it did: every action is refused day_over
 
     @property
     def last_seq(self) -> int:
@@ -58,9 +68,14 @@ class LiveGame:
     def status(self) -> str:
         return self.info["status"]
 
+    @property
+    def awaiting_start(self) -> bool:
+        return self.info["awaiting_start"]
+
     def snapshot(self) -> dict:
         """{"view", "game"}, as a socket receives on connect."""
-        return {"view": engine.public_view(self.state), "game": self.game()}
+        view = engine.public_view(self.state)
+        return {"view": view_unseen(view) if self.awaiting_start else view, "game": self.game()}
 
     def game(self) -> dict:
         """The game object, on the server clock now."""
@@ -68,6 +83,7 @@ class LiveGame:
 
     def adopt(self, other: "LiveGame") -> None:
         self.info, self.state, self.count = other.info, other.state, other.count
+        self.day_over = other.day_over
 
 
 _games: dict[int, LiveGame] = {}
@@ -104,6 +120,25 @@ def live_heard(live: LiveGame, message: dict) -> bool:
         live.stale = True
         live.audience.forget()  # its sender listens too
     return message.get("count", live.count) >= live.count
+
+
+async def live_start(live: LiveGame, *, player, seq: int) -> Reply:
+    """Start a ranked daily game's clock now and show its deal; a started game's state again."""
+
+    async def attempt():
+        if not live.awaiting_start:
+            return Reply(live.state, "start", live.game())
+        started_at = await _start(live.id, seq)
+        if started_at is None:
+            return None
+        live.info = live.info | {
+            "started_at": started_at.isoformat(),
+            "awaiting_start": False,
+            "last_seq": seq,
+        }
+        return _reply(live, live.state, "start")
+
+    return await _applied(live, player, seq, attempt, starting=True)
 
 
 async def live_tap(live: LiveGame, *, player, seq: int, target, selected=None) -> Reply:
@@ -175,12 +210,15 @@ def live_audience_changed(live: LiveGame) -> None:
     live.audience.forget()
 
 
-async def _applied(live: LiveGame, player, seq: int | None, attempt) -> Reply:
+async def _applied(live: LiveGame, player, seq: int | None, attempt, starting=False) -> Reply:
     """Run `attempt` on the up-to-date game under its lock, again after each lost race."""
     for _ in range(ATTEMPTS):
         async with live.lock:
             await _fresh(live)
+            await _end_day(live)
             _check(live, player, seq)
+            if live.awaiting_start and not starting:
+                raise GameError("not_started")
             reply = await attempt()
             if reply is not None:
                 return reply
@@ -193,6 +231,8 @@ def _check(live: LiveGame, player, seq: int | None) -> None:
         raise GameError("not_your_game")
     if seq is not None and seq <= live.last_seq:
         raise GameError("duplicate_seq")
+    if live.day_over:
+        raise GameError("day_over")
     if live.status != Game.Status.OPEN:
         raise GameError("game_over")
 
@@ -214,6 +254,11 @@ async def _stored(live: LiveGame, state, event, actions: list, seq, status=None)
         "last_seq": seq or live.last_seq,
         "placement_help": state.placement_help,
     }
+    return _reply(live, state, event)
+
+
+def _reply(live: LiveGame, state, event) -> Reply:
+    """The reply to a stored action, with the news for the game's other listeners."""
     game = live.game()
     view = engine.public_view(state)
     news = {
@@ -224,6 +269,12 @@ async def _stored(live: LiveGame, state, event, actions: list, seq, status=None)
         "game": game,
     }
     return Reply(state, event, game, news)
+
+
+async def _end_day(live: LiveGame) -> None:
+    """A ranked game still open at its day's end is ended now (games.game_day_closed)."""
+    if live.day is not None and live.status == Game.Status.OPEN and daily.daily_today() > live.day:
+        live.adopt(await _close_day(live.id))
 
 
 async def _fresh(live: LiveGame) -> None:
@@ -249,11 +300,35 @@ def _load(*, player=None, code: str | None = None, game_id: int | None = None) -
         game = game_resume(player=player, code=code)
     else:
         game = Game.objects.select_related("daily").get(pk=game_id)
+    return _live(game)
+
+
+@on_db_thread
+def _close_day(game_id: int) -> LiveGame:
+    game = Game.objects.select_related("daily").get(pk=game_id)
+    return _live(game_day_closed(game=game))
+
+
+def _live(game: Game) -> LiveGame:
     state = game_replay(game=game)
     info = game_snapshot(game=game, state=state)["game"]
     return LiveGame(
-        id=game.pk, player_id=game.player_id, info=info, state=state, count=game.action_count
+        id=game.pk,
+        player_id=game.player_id,
+        info=info,
+        state=state,
+        count=game.action_count,
+        day=game_day(game=game),
+        day_over=game_day_over(game=game),
     )
+
+
+@on_db_thread
+def _start(game_id: int, seq: int) -> datetime | None:
+    """Store the start instant, now; None if another writer started the game first."""
+    now = timezone.now()
+    unstarted = Game.objects.filter(pk=game_id, started_at=None, status=Game.Status.OPEN)
+    return now if unstarted.update(started_at=now, last_seq=seq) == 1 else None
 
 
 @on_db_thread

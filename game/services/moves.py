@@ -2,19 +2,27 @@
 
 Lock the game, check it is the player's and open and the seq is new, replay the log, apply,
 append the move(s), write the result on a win, and broadcast after commit. Selections live
-in the socket's memory and write nothing.
+in the socket's memory and write nothing. A ranked game its day's end caught open is ended
+first, in a transaction of its own, so that the refusal (day_over) keeps the ending.
 """
 
+from functools import wraps
 from typing import NamedTuple
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from game import engine
 from game.models import Game
 from game.services.broadcast import game_publish
 from game.services.errors import GameError
-from game.services.games import game_snapshot
+from game.services.games import (
+    game_awaiting_start,
+    game_day_closed,
+    game_day_over,
+    game_snapshot,
+)
 from game.services.log import game_log_append, game_replay
 from game.services.results import result_create
 
@@ -37,6 +45,32 @@ class Reply(NamedTuple):
         return engine.public_view(self.state)
 
 
+def _day_closed_first(action):
+    """`action`, after ending its game if the day's end caught it open (games.game_day_closed)."""
+
+    @wraps(action)
+    def closed_first(*, game_id: int, **arguments):
+        game = Game.objects.filter(pk=game_id, ranked=True, status=Game.Status.OPEN).first()
+        if game is not None:
+            game_day_closed(game=game)
+        return action(game_id=game_id, **arguments)
+
+    return closed_first
+
+
+@_day_closed_first
+def game_start(*, player, game_id: int, seq: int, origin: str = "") -> Reply:
+    """Start a ranked daily game's clock now and show its deal; a started game's state again."""
+    with transaction.atomic():
+        game, state = _game_for_action(player=player, game_id=game_id, seq=seq, starting=True)
+        if not game_awaiting_start(game=game):
+            return Reply(state, "start", game_snapshot(game=game, state=state)["game"])
+        game.started_at, game.last_seq = timezone.now(), seq
+        game.save(update_fields=["started_at", "last_seq"])
+        return _published(game, state, "start", origin)
+
+
+@_day_closed_first
 def game_tap(*, player, game_id: int, seq: int, target, selected=None, origin: str = "") -> Reply:
     """Tap a target; a pair is stored as two actions (the selected target, then `target`)."""
     target = _target(target)
@@ -50,6 +84,7 @@ def game_tap(*, player, game_id: int, seq: int, target, selected=None, origin: s
         return _stored(game, state, event, actions, seq, origin)
 
 
+@_day_closed_first
 def game_undo(*, player, game_id: int, seq: int, origin: str = "") -> Reply:
     """Take back the last move; GameError("cannot_undo") if there is none."""
     with transaction.atomic():
@@ -61,6 +96,7 @@ def game_undo(*, player, game_id: int, seq: int, origin: str = "") -> Reply:
         return _stored(game, state, "undo", ["undo"], seq, origin)
 
 
+@_day_closed_first
 def game_resign(*, player, game_id: int, seq: int | None = None, origin: str = "") -> Reply:
     """End the game as resigned; its result is what the log shows now."""
     with transaction.atomic():
@@ -70,6 +106,7 @@ def game_resign(*, player, game_id: int, seq: int | None = None, origin: str = "
         return _published(game, state, "resign", origin)
 
 
+@_day_closed_first
 def game_set_help(*, player, game_id: int, seq: int, on, selected=None, origin: str = "") -> Reply:
     """Turn placement help on or off; stored only when it changes the game's state."""
     if not isinstance(on, bool):
@@ -90,8 +127,8 @@ def game_new(*, player, ending_game_id: int | None = None) -> str:
         try:
             game_resign(player=player, game_id=ending_game_id)
         except GameError as error:
-            if error.code != "game_over":
-                raise
+            if error.code not in ("game_over", "day_over", "not_started"):
+                raise  # an unstarted ranked game is left waiting: its clock never ran
     return engine.random_code()
 
 
@@ -102,15 +139,21 @@ def _target(target):
         raise GameError("bad_target", str(error)) from error
 
 
-def _game_for_action(*, player, game_id: int, seq: int | None) -> tuple[Game, engine.State]:
+def _game_for_action(
+    *, player, game_id: int, seq: int | None, starting: bool = False
+) -> tuple[Game, engine.State]:
     # The lock serialises a player's tabs: each action replays the log the previous one wrote.
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None or game.player_id != player.pk:
         raise GameError("not_your_game")
     if seq is not None and seq <= game.last_seq:
         raise GameError("duplicate_seq")
+    if game_day_over(game=game):
+        raise GameError("day_over")
     if game.status != Game.Status.OPEN:
         raise GameError("game_over")
+    if game_awaiting_start(game=game) and not starting:
+        raise GameError("not_started")
     return game, game_replay(game=game)
 
 

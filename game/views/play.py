@@ -14,7 +14,10 @@ from game.views.problems import problem
 
 @login_required
 def daily(request: HttpRequest) -> HttpResponse:
-    """Today's daily deal: the player's first game of it is ranked, later ones practice."""
+    """Today's daily deal: the player's first game of it is ranked, later ones practice.
+
+    Opening it shows no card of a ranked game and starts no clock: a page that other sites can
+    open in a pop-up must not start anyone's clock. The player's Start does (game_start)."""
     return _board(request, services.game_daily_open(player=request.user))
 
 
@@ -46,5 +49,10 @@ def play(request: HttpRequest, code: str) -> HttpResponse:
 
 def _board(request: HttpRequest, game: Game) -> HttpResponse:
     snapshot = services.game_snapshot(game=game)
-    context = {**snapshot, "code": game.code, "ws_path": f"/ws/play/{game.code}/"}
+    context = {
+        **snapshot,
+        "code": game.code,
+        "day": game.daily.date if game.daily_id else None,  # named on a ranked game's Start
+        "ws_path": f"/ws/play/{game.code}/",
+    }
     return render(request, "game/play.html", context)

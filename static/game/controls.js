@@ -2,7 +2,14 @@
 import { gettext } from "./i18n.js";
 import { render } from "./render.js";
 import { LOGGED_OUT } from "./socket.js";
-import { elapsedMs, formatTime, isOver, saveSettings } from "./state.js";
+import {
+  awaitingStart,
+  elapsedMs,
+  formatTime,
+  isOver,
+  isPlayable,
+  saveSettings,
+} from "./state.js";
 import { confirmWith, copyText, shareText } from "./windows.js";
 
 const RESIGN_QUESTION = () => gettext("Resign this ranked game? It will count as your result.");
@@ -17,8 +24,11 @@ function send(app, message) {
 /** What the player can ask for; each checks only what the board knows (the server decides). */
 export function makeIntents(app) {
   const { state, ui } = app;
-  const playable = () => state.online && !isOver(state);
+  const playable = () => isPlayable(state);
   return {
+    start() {
+      if (state.online && awaitingStart(state)) send(app, { type: "start" });
+    },
     tap(target) {
       if (playable()) send(app, { type: "tap", target });
     },
@@ -40,7 +50,8 @@ export function sendSettings(app) {
 /** On (re)connect: the game's log keeps the setting; send ours only when it differs. */
 export function syncSettings(app) {
   const { state } = app;
-  if (state.game.placement_help !== state.settings.placementHelp && !isOver(state)) {
+  const settable = !isOver(state) && !awaitingStart(state);
+  if (state.game.placement_help !== state.settings.placementHelp && settable) {
     sendSettings(app);
   }
 }
@@ -70,7 +81,8 @@ function shareUrl(state) {
 async function onAction(app, intents, button) {
   const { state } = app;
   const action = button.dataset.action;
-  if (action === "undo") intents.undo();
+  if (action === "start") intents.start();
+  else if (action === "undo") intents.undo();
   else if (action === "resign") intents.resign();
   else if (action === "copy-code") copied(button, await copyText(state.view.code));
   else if (action === "copy-share")
@@ -82,7 +94,8 @@ async function onNewGame(app, event) {
   const { state, ui } = app;
   const form = ui.newGame;
   const open = state.game.status === "open" && !state.view.won;
-  if (!state.game.ranked || !open || form.dataset.confirmed) return;
+  // Before its Start a ranked game has no clock to end: the server leaves it waiting.
+  if (!state.game.ranked || !open || awaitingStart(state) || form.dataset.confirmed) return;
   event.preventDefault();
   for (const dialog of Object.values(ui.dialogs)) if (dialog.open) dialog.close();
   if (await confirmWith(ui.dialogs.confirm, NEW_GAME_QUESTION())) {
@@ -98,7 +111,8 @@ function bindSettings(app) {
     box.addEventListener("change", () => {
       state.settings[box.dataset.setting] = box.checked;
       saveSettings(state.settings);
-      if (box.dataset.setting === "placementHelp" && state.online) sendSettings(app);
+      const settable = state.online && !awaitingStart(state);
+      if (box.dataset.setting === "placementHelp" && settable) sendSettings(app);
       render(ui, state);
     });
   }

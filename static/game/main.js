@@ -1,5 +1,5 @@
 // The play page: reads the server's view from json_script, draws it, and talks to the referee.
-import { bindControls, makeIntents, onStatus, startClock } from "./controls.js";
+import { bindControls, makeIntents, onStatus, startClock, syncSettings } from "./controls.js";
 import { onFrame } from "./frames.js";
 import { bindInput, focusTarget } from "./input.js";
 import { buildTable, render } from "./render.js";
@@ -23,6 +23,7 @@ function collectUi(root) {
     toast: $(".h2h-toast", root),
     live: $(".h2h-live", root),
     offline: $(".h2h-offline", root),
+    start: $("[data-start]", root),
     newGame: $("#h2h-new", root),
     dialogs: {
       deadlock: $("#h2h-deadlock"),
@@ -34,6 +35,14 @@ function collectUi(root) {
   };
 }
 
+/** The ranked game has started (in this tab or another): the cards take the focus from the
+ * hidden Start button, and the board's settings go to the game. */
+function started(app) {
+  if (app.ui.start?.contains(document.activeElement) || document.activeElement === document.body)
+    focusTarget(app.ui.nodes, 25);
+  syncSettings(app);
+}
+
 function boot() {
   const root = document.getElementById("board");
   const app = {
@@ -42,7 +51,10 @@ function boot() {
     frames: 0,
   };
   app.conn = new Connection(root.dataset.wsPath, {
-    onFrame: (frame) => onFrame(app, frame),
+    onFrame: (frame) => {
+      onFrame(app, frame);
+      if (frame.event === "start") started(app);
+    },
     onStatus: (online, closeCode) => onStatus(app, online, closeCode),
   });
   const intents = makeIntents(app);

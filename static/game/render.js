@@ -2,7 +2,7 @@
 import { cardName, faceLabel } from "./cards.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 import { POSITIONS, SPOTS } from "./layout.js";
-import { isDimmed, isHinted, isOver } from "./state.js";
+import { awaitingStart, isDimmed, isHinted, isOver, isPlayable } from "./state.js";
 
 const reducedMotion = globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 
@@ -65,7 +65,7 @@ function cardLabel(rank, parts) {
 }
 
 function paintHeartCard(node, state, t) {
-  const entry = state.view.heart[t - 1];
+  const entry = state.view.heart?.[t - 1]; // no heart before the start: nothing to show
   const selected = state.view.selected === t;
   const look = entry
     ? [entry.rank, entry.free, selected, isHinted(state, t), isDimmed(state, t)].join()
@@ -164,11 +164,19 @@ function paintBar(ui, state) {
   const { view } = state;
   setText(ui.stats.score, String(view.score));
   setText(ui.stats.moves, String(view.moves));
-  const playable = state.online && !isOver(state);
+  const playable = isPlayable(state);
   for (const button of ui.controls.undo) button.disabled = !(playable && view.can_undo);
   ui.controls.resign.disabled = !playable;
   toggle(ui.root, "offline", !state.online);
   toggle(ui.root, "over", isOver(state));
+}
+
+function paintStart(ui, state) {
+  if (!ui.start) return; // a spectator's or a racer's board has no Start
+  const waiting = awaitingStart(state);
+  if (ui.start.hidden === waiting) ui.start.hidden = !waiting;
+  ui.start.querySelector("[data-action=start]").disabled = !state.online;
+  toggle(ui.root, "awaiting-start", waiting);
 }
 
 /** Bring the page in line with `state`; cheap when little changed. */
@@ -177,4 +185,5 @@ export function render(ui, state) {
   paintStock(ui.nodes.get("stock"), state);
   paintWaste(ui.nodes.get("waste"), state);
   paintBar(ui, state);
+  paintStart(ui, state);
 }

@@ -55,11 +55,21 @@ export function applyFrame(state, frame) {
 export function rankAt(view, target) {
   if (target === "waste") return view.waste?.top ?? null;
   if (typeof target !== "number") return null;
-  return view.heart[target - 1]?.rank ?? null;
+  return view.heart?.[target - 1]?.rank ?? null; // no heart before the start
 }
 
 export function isOver(state) {
   return Boolean(state.view.won) || (state.game.status && state.game.status !== "open");
+}
+
+/** A ranked daily game before its Start: no card is shown and nothing but Start is sent. */
+export function awaitingStart(state) {
+  return Boolean(state.game.awaiting_start) && !isOver(state);
+}
+
+/** Whether taps, undo and resign make sense now (the server decides anyway). */
+export function isPlayable(state) {
+  return state.online && !isOver(state) && !awaitingStart(state);
 }
 
 /** Placement help's darkening: while a card is selected, does `target` fail to match it? */

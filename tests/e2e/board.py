@@ -69,6 +69,19 @@ class Board:
                 f" page errors {self.errors}"
             ) from timeout
 
+    @property
+    def start_screen(self) -> Locator:
+        return self.page.locator("#board [data-start]")
+
+    def start(self) -> None:
+        """Press Start on a ranked daily game that waits for it (else do nothing)."""
+        if self.start_screen.is_hidden():
+            return
+        before = self.frames()
+        self.start_screen.locator("[data-action=start]").click()
+        self.answered(before)
+        expect(self.start_screen).to_be_hidden()
+
     def _paced(self) -> None:
         wait = self.last_tap + MIN_GAP_S - time.monotonic()
         if wait > 0:

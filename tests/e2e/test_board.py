@@ -14,14 +14,50 @@ from tests.e2e.conftest import PHONE
 pytestmark = pytest.mark.e2e
 
 
+HEART_CARDS = ".h2h-heart .playcard:not(.gone):not(.waste)"
+
+
 def test_logging_in_opens_the_daily_deal(open_page, artifacts):
     board = open_page("ana", "/daily/")
     assert re.fullmatch(r"HH1-D-[A-Z]{7}", board.code)
     expect(board.page.locator(".h2h-code .h2h-k")).to_have_text(re.compile("Ranked"))
+    expect(board.start_screen).to_contain_text("The cards show and the clock starts")
+    expect(board.page.locator(HEART_CARDS)).to_have_count(0)
+    board.shot(artifacts / "daily-start-desktop.png")
+    board.start()
     expect(board.page.locator(".h2h-heart .playcard:not(.gone)")).to_have_count(26)
     board.shot(artifacts / "start-desktop.png")
     board.page.locator("[data-action=copy-code]").click()
     expect(board.page.locator("[data-action=copy-code] [data-slot=copied]")).to_have_text("Copied")
+
+
+def test_the_ranked_daily_shows_no_card_until_start_and_a_reload_resumes_it(open_page, artifacts):
+    board = open_page("dina", "/daily/", locale="ms-MY", device=PHONE)
+    page = board.page
+    expect(board.start_screen).to_be_visible()
+    expect(board.start_screen.locator("h2")).to_contain_text("Agihan harian")
+    expect(board.start_screen.locator("[data-action=start]")).to_have_text("Mula")
+    expect(page.locator(HEART_CARDS)).to_have_count(0)
+    expect(page.locator("[data-stat=time]")).to_have_text("0:00")
+    expect(page.locator(".h2h-controls [data-action=resign]")).to_be_disabled()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    board.shot(artifacts / "daily-start-phone-ms.png")
+    before = board.frames()
+    page.keyboard.press("d")  # a draw before the start is not even sent
+    page.wait_for_timeout(300)
+    assert board.frames() == before
+    page.reload()
+    board.wait_ready()
+    expect(board.start_screen).to_be_visible()  # a reload starts nothing
+    board.start()
+    expect(page.locator(HEART_CARDS)).to_have_count(25)
+    assert board.tap("stock") == "draw"
+    page.wait_for_timeout(1100)
+    expect(page.locator("[data-stat=time]")).not_to_have_text("0:00")
+    page.reload()
+    board.wait_ready()
+    expect(board.start_screen).to_be_hidden()  # the started game resumes
+    assert board.stat("moves") == "1"
 
 
 def test_only_the_tip_is_free_and_a_covered_card_ignores_taps(open_page):
@@ -100,6 +136,7 @@ def test_drawing_through_the_whole_stock_then_redealing(open_page):
 
 def test_winning_the_daily_deal_along_the_solvers_plan(open_page, artifacts):
     board = open_page("ben", "/daily/")
+    board.start()
     plan = engine.solve(board.code, key=deals.DEAL_KEY)
     board.play(plan[: len(plan) // 2])
     board.shot(artifacts / "mid-game-desktop.png")
@@ -170,6 +207,7 @@ def test_the_browser_language_picks_malay_when_nothing_fits_and_the_switch_overr
 
 def test_english_and_malay_pages(open_page):
     english = open_page("cai", "/daily/", locale="en-US")
+    english.start()
     expect(english.page.locator("[data-setting=placementHelp] + span")).to_have_text(
         "Placement help"
     )
@@ -291,6 +329,7 @@ def test_the_clock_counts_the_servers_time_even_when_the_device_clock_is_wrong(o
 
 def test_new_game_and_resign_ask_first_when_a_ranked_game_would_end(open_page):
     board = open_page("eli", "/daily/")
+    board.start()
     page, confirm = board.page, board.page.locator("#h2h-confirm")
     page.locator(".h2h-controls [type=submit]").click()
     expect(confirm).to_be_visible()

@@ -1,15 +1,17 @@
 """Fixtures for the site's tests: players, their session cookies, winnable codes, sockets."""
 
+import datetime
 import re
 
 import pytest
+import time_machine
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from game import engine
+from game import daily, engine
 from game.models import Game, Profile
 
 ORIGIN = b"http://testserver"
@@ -101,3 +103,14 @@ def game_log(game_id: int) -> tuple[int, int, list[str]]:
     game = Game.objects.get(pk=game_id)
     actions = list(game.actions.order_by("index").values_list("action", flat=True))
     return game.last_seq, game.action_count, actions
+
+
+@pytest.fixture
+def before_midnight(settings):
+    """A movable clock, ticking from five minutes before the end of the daily calendar's day
+    (in Kuala Lumpur, so that the day's end is not UTC's); `.midnight` is that end."""
+    settings.DAILY_TZ = "Asia/Kuala_Lumpur"
+    midnight = daily.daily_day_end(daily.daily_today())
+    with time_machine.travel(midnight - datetime.timedelta(minutes=5), tick=True) as clock:
+        clock.midnight = midnight
+        yield clock

@@ -1,15 +1,17 @@
 """Playing over the socket: a whole won game, other tabs, undo, resign, settings, resuming."""
 
 import importlib
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
+from django.test import Client
 
 import h2h_site.asgi
-from game import services
-from game.models import Result
-from tests.web.conftest import game_log, open_socket, reveals_stock
+from game import engine, services
+from game.models import Game, Result
+from tests.web.conftest import game_log, open_socket, reveals_stock, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -116,4 +118,116 @@ async def test_a_game_resumes_when_the_application_is_recreated(player_cookie):
     assert again["view"]["moves"] == 2
     frame = await send(socket, {"type": "tap", "seq": 4, "target": "stock"})
     assert frame["event"] == "draw" and frame["view"]["moves"] == 3
+    await socket.disconnect()
+
+
+# The ranked daily over the socket: nothing shown before Start, and no play after midnight.
+
+
+@database_sync_to_async
+def todays_ranked_code(player) -> str:
+    return services.game_daily_open(player=player).code
+
+
+@database_sync_to_async
+def stored_game(player, code):
+    return Game.objects.get(player=player, code=code, ranked=True)
+
+
+async def test_the_ranked_daily_shows_no_card_until_start_and_a_reload_resumes_it(
+    player, player_cookie
+):
+    code = await todays_ranked_code(player)
+    socket, first = await connected(player_cookie, code)
+    assert first["view"]["heart"] is None and first["view"]["waste"]["top"] is None
+    assert first["game"] | {"started_at": None, "awaiting_start": True} == first["game"]
+    assert not reveals_stock(str(first), code)
+    for frame in (
+        {"type": "tap", "seq": 1, "target": "stock"},
+        {"type": "undo", "seq": 2},
+        {"type": "resign", "seq": 3},
+        {"type": "settings", "seq": 4, "placement_help": False},
+    ):
+        assert (await send(socket, frame))["error"] == "not_started"
+    start = await send(socket, {"type": "start", "seq": 5})
+    assert start["type"] == "state" and start["event"] == "start" and start["seq"] == 5
+    assert len(start["view"]["heart"]) == 25 and start["game"]["awaiting_start"] is False
+    game = await stored_game(player, code)
+    assert start["game"]["started_at"] == game.started_at.isoformat() and game.action_count == 0
+    again = await send(socket, {"type": "start", "seq": 6})  # harmless: the state again
+    assert again["event"] == "start" and again["game"]["started_at"] == game.started_at.isoformat()
+    assert (await send(socket, {"type": "tap", "seq": 7, "target": "stock"}))["event"] == "draw"
+    await socket.disconnect()
+    socket, resumed = await connected(player_cookie, code)
+    assert resumed["game"]["started_at"] == game.started_at.isoformat()
+    assert resumed["view"]["moves"] == 1 and len(resumed["view"]["heart"]) == 25
+    await socket.disconnect()
+
+
+async def test_a_hostile_page_opening_the_daily_starts_no_clock(player, player_cookie):
+    # What a pop-up from another site can make the player's browser do: load the pages, and
+    # try the socket (whose handshake checks the origin before any frame).
+    pages = await database_sync_to_async(hostile_page_loads)(player)
+    code = pages.code
+    hostile = await open_socket(
+        h2h_site.asgi.application, code, player_cookie, origin=b"http://evil.example"
+    )
+    assert not hostile.connected
+    socket, first = await connected(player_cookie, code)  # even the player's own board
+    assert first["game"]["awaiting_start"] and first["view"]["heart"] is None
+    await socket.disconnect()
+    assert (await stored_game(player, code)).started_at is None
+
+
+def hostile_page_loads(player):
+    client = Client()
+    client.force_login(player)
+    assert client.get("/daily/").status_code == 200
+    game = Game.objects.get(player=player, ranked=True)
+    assert client.get(f"/play/{game.code}/").status_code == 200
+    return game
+
+
+async def test_a_game_left_open_past_midnight_cannot_be_finished_as_ranked(
+    before_midnight, player, settings
+):
+    settings.TAP_RATE = 0  # the attacker's taps come as fast as they like
+    cookie = await database_sync_to_async(session_cookie)(player)
+    code = await todays_ranked_code(player)
+    plan = engine.solve(code, key=settings.DEAL_KEY)
+    socket, _ = await connected(cookie, code)
+    await send(socket, {"type": "start", "seq": 1})
+    for seq, action in enumerate(plan[:-1], start=2):
+        reply = await send(socket, {"type": "tap", "seq": seq, "target": action})
+        assert reply["type"] == "state"
+    before_midnight.move_to(before_midnight.midnight + timedelta(minutes=1))
+    # After midnight (when the day's winners' replays open) the last pair must not count.
+    last = await send(socket, {"type": "tap", "seq": len(plan) + 1, "target": plan[-1]})
+    assert last["type"] == "error" and last["error"] == "day_over"
+    ended = await socket.receive_json_from()  # the game's listeners hear how it ended
+    assert ended["event"] == "day_over" and ended["game"]["status"] == "resigned"
+    again = await send(socket, {"type": "tap", "seq": len(plan) + 2, "target": plan[-1]})
+    assert again["error"] == "day_over"
+    await socket.disconnect()
+    result, _ = await result_of((await stored_game(player, code)).pk)
+    assert result.ranked and not result.won and result.score < 250
+    assert result.finished_at == before_midnight.midnight
+    socket, reloaded = await connected(cookie, code)
+    assert reloaded["game"]["status"] == "resigned" and not reloaded["view"]["won"]
+    assert (await send(socket, {"type": "tap", "seq": 999, "target": plan[-1]}))["error"] == (
+        "day_over"
+    )
+    await socket.disconnect()
+
+
+async def test_a_socket_connecting_after_midnight_ends_the_days_game(before_midnight, player):
+    cookie = await database_sync_to_async(session_cookie)(player)
+    code = await todays_ranked_code(player)
+    socket, _ = await connected(cookie, code)
+    await send(socket, {"type": "start", "seq": 1})
+    await send(socket, {"type": "tap", "seq": 2, "target": "stock"})
+    await socket.disconnect()
+    before_midnight.move_to(before_midnight.midnight)
+    socket, first = await connected(cookie, code)
+    assert first["game"]["status"] == "resigned" and first["game"]["result"]["board"] == "daily"
     await socket.disconnect()

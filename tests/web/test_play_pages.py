@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from game import daily, engine
+from game import daily, engine, services
 from game.models import Game, Result
 from tests.web.conftest import reveals_stock
 
@@ -108,3 +108,32 @@ def test_the_daily_page_is_todays_deal_for_everyone(logged_in, rival, monkeypatc
     theirs = page_data(other.get("/daily/"), "game")
     assert mine["code"] == theirs["code"] and mine["kind"] == "D"
     assert mine["ranked"] and theirs["ranked"] and mine["daily_date"] == "2026-05-01"
+
+
+def test_the_ranked_daily_page_shows_no_card_and_a_start_naming_the_day(
+    logged_in, player, monkeypatch
+):
+    monkeypatch.setattr(daily, "daily_today", lambda: datetime.date(2026, 5, 1))
+    for language, start, date in (("ms", ">Mula<", "1 Mei 2026"), ("en", ">Start<", "May 1, 2026")):
+        logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        response = logged_in.get("/daily/")
+        view, game = page_data(response, "view"), page_data(response, "game")
+        assert view["heart"] is None and view["waste"]["top"] is None and view["hints"] == []
+        assert game["awaiting_start"] and game["started_at"] is None
+        content = response.content.decode()
+        assert not reveals_stock(content, game["code"])
+        start_screen = re.search(r'<div class="h2h-start" data-start>(.*?)</div>', content, re.S)
+        assert date in start_screen.group(1) and start in start_screen.group(1)
+    assert Game.objects.get(player=player).started_at is None
+
+
+def test_a_page_after_midnight_ends_the_days_game_and_opens_practice(
+    before_midnight, logged_in, player
+):
+    ranked = page_data(logged_in.get("/daily/"), "game")
+    services.game_start(player=player, game_id=ranked["id"], seq=1)
+    before_midnight.move_to(before_midnight.midnight)
+    game = page_data(logged_in.get(f"/play/{ranked['code']}/"), "game")
+    assert game["id"] != ranked["id"] and game["practice"] and not game["awaiting_start"]
+    assert Result.objects.get(game_id=ranked["id"]).ranked
+    assert Game.objects.get(pk=ranked["id"]).status == "resigned"

@@ -45,6 +45,7 @@ async def test_the_players_own_socket_marks_their_row(player, player_cookie):
 def todays_ranked_game(player) -> tuple[str, int]:
     game = services.game_daily_open(player=player)
     assert game.ranked
+    services.game_start(player=player, game_id=game.pk, seq=1)
     return game.code, game.pk
 
 
@@ -94,6 +95,7 @@ async def test_a_client_that_missed_updates_resynchronises_from_a_snapshot(playe
 
 def ranked_and_resigned(player) -> None:
     game = services.game_daily_open(player=player)
+    services.game_start(player=player, game_id=game.pk, seq=1)
     services.game_resign(player=player, game_id=game.pk)
 
 

@@ -99,11 +99,13 @@ def test_a_chunk_reads_only_its_own_rows_and_the_actions_before_it(long_game):
 
 def test_a_replay_of_todays_deal_waits_for_ones_own_ranked_game(player, rival):
     game = services.game_daily_open(player=player)
+    services.game_start(player=player, game_id=game.pk, seq=1)
     services.game_resign(player=player, game_id=game.pk)
     client = Client()
     client.force_login(rival)
     assert client.get(f"/replay/{game.pk}/").status_code == 403
     assert client.get(f"/replay/{game.pk}/steps/").json()["error"] == "daily_locked"
     own = services.game_daily_open(player=rival)
+    services.game_start(player=rival, game_id=own.pk, seq=1)
     services.game_resign(player=rival, game_id=own.pk)
     assert client.get(f"/replay/{game.pk}/").status_code == 200

@@ -224,9 +224,10 @@ def test_the_snapshot_describes_the_game_without_the_stock(player):
     game = services.game_open(player=player, code=CODE)
     snapshot = services.game_snapshot(game=game)
     assert set(snapshot["game"]) == {
-        "id", "code", "kind", "ranked", "practice", "status", "started_at", "server_now",
-        "last_seq", "daily_date", "placement_help", "result",
+        "id", "code", "kind", "ranked", "practice", "status", "started_at", "awaiting_start",
+        "server_now", "last_seq", "daily_date", "placement_help", "result",
     }  # fmt: skip
+    assert snapshot["game"]["awaiting_start"] is False
     assert snapshot["game"]["kind"] == "N" and snapshot["game"]["daily_date"] is None
     assert snapshot["view"]["stock"] == 26 and snapshot["view"]["code"] == CODE
 

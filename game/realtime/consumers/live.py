@@ -28,7 +28,8 @@ class LiveConsumer(RealtimeConsumer):
 
     async def connect(self) -> None:
         try:
-            self.board, self.shows_presence = _board_of(self.kind, self.scope["url_route"]["kwargs"])
+            route = self.scope["url_route"]["kwargs"]
+            self.board, self.shows_presence = _board_of(self.kind, route)
         except RealtimeError as error:
             return await self.refuse(error, CLOSE_NOT_FOUND)
         if self.board:

@@ -1,0 +1,18 @@
+"""End the ranked daily games that their day left open: for an operator's scheduler.
+
+A game left open at midnight (the daily calendar's, settings.DAILY_TZ) is ended by the first
+access after it; this ends the rest, so that every ranked result of a day is written soon
+after the day ends, whether its player comes back or not.
+"""
+
+from django.core.management.base import BaseCommand
+
+from game.services import games_close_day
+
+
+class Command(BaseCommand):
+    help = "End the ranked daily games still open after their day's midnight (as resigned)."
+
+    def handle(self, *args, **options):
+        ended = games_close_day()
+        self.stdout.write(f"{ended} ranked daily games of past days ended")
