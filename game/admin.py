@@ -6,6 +6,7 @@ the engine's replay), so the admin shows them read-only; it may delete a game or
 
 from django.contrib import admin
 
+from game.forms import DisplayNameForm
 from game.models import Action, DailyDeal, Game, Profile, Result
 from game.templatetags.h2h_format import duration
 
@@ -75,6 +76,8 @@ class DailyDealAdmin(ReadOnlyAdmin):
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
+    form = DisplayNameForm  # the site's own rule for names: one alphabet, no look-alike
+    fields = ("user", "display_name")
     list_display = ("display_name", "user")
     search_fields = ("display_name", "user__username", "user__email")
     list_select_related = ("user",)

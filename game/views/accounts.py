@@ -9,14 +9,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from game.forms import DisplayNameForm, LoginForm, SignupForm
+from game.forms import DisplayNameForm, LoginForm, SignupForm, save_unless_taken
 from game.models import Profile
 
 
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        login(request, form.save())
+    if request.method == "POST" and form.is_valid() and (user := save_unless_taken(form)):
+        login(request, user)
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})
 
@@ -38,8 +38,7 @@ class LoginView(auth_views.LoginView):
 def profile(request: HttpRequest) -> HttpResponse:
     current = Profile.objects.filter(user=request.user).first() or Profile(user=request.user)
     form = DisplayNameForm(request.POST or None, instance=current)
-    if request.method == "POST" and form.is_valid():
-        form.save()
+    if request.method == "POST" and form.is_valid() and save_unless_taken(form):
         messages.success(request, _("Your display name is now %(name)s.") % {"name": current})
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form})

@@ -1,9 +1,14 @@
 """Accounts: sign up with a unique public name, log in, log out by POST, change the password."""
 
+import importlib
+
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
 
+from game.forms import SignupForm, save_unless_taken
 from game.models import Profile
 
 pytestmark = pytest.mark.django_db
@@ -65,6 +70,112 @@ def test_a_display_name_must_make_a_clean_address(client, name):
     response = signup(client, display_name=name)
     assert response.context["form"].errors["display_name"]
     assert not Profile.objects.exists()
+
+
+LOOKS_LIKE_ZELDA = "That display name looks like Zelda, which is taken."
+
+
+@pytest.mark.parametrize(
+    "look_alike, error",
+    [
+        ("Ｚｅｌｄａ", "That display name is taken."),  # full width: the "Zelda" it shows as
+        ("ZELDA", "That display name is taken."),  # only its case differs
+        ("ZeIda", LOOKS_LIKE_ZELDA),  # a capital I for the l
+        ("Ze1da", LOOKS_LIKE_ZELDA),  # a digit one for the l
+    ],
+)
+def test_a_name_that_looks_like_a_taken_one_is_refused(client, make_player, look_alike, error):
+    make_player("Zelda")
+    response = signup(client, display_name=look_alike)
+    assert error in response.context["form"].errors["display_name"]
+    assert not User.objects.filter(username="bea").exists()
+
+
+def test_a_name_in_another_alphabet_that_looks_like_a_taken_one_is_refused(client, make_player):
+    make_player("Cape")
+    response = signup(client, display_name="Саре")  # every letter Cyrillic
+    errors = response.context["form"].errors["display_name"]
+    assert "That display name looks like Cape, which is taken." in errors
+
+
+@pytest.mark.parametrize("mixed", ["Зelda", "Zеlda", "Annaα"])
+def test_a_name_mixing_alphabets_is_refused(client, mixed):
+    response = signup(client, display_name=mixed)
+    errors = response.context["form"].errors["display_name"]
+    assert any("mixes" in error for error in errors), errors
+    assert not User.objects.filter(username="bea").exists()
+
+
+def test_a_full_width_name_is_stored_in_its_normal_form(client):
+    signup(client, display_name="Ｂｅａ")
+    assert User.objects.get(username="bea").profile.display_name == "Bea"
+
+
+@pytest.mark.parametrize("name", ["Зоя", "Ζωή", "雪ゆきYuki", "Élodie", "Nguyễn"])
+def test_a_name_in_one_writing_is_welcome(client, name):
+    response = signup(client, display_name=name)
+    assert response.status_code == 302
+    assert User.objects.get(username="bea").profile.display_name == name
+
+
+@pytest.mark.parametrize(
+    "name, error",
+    [
+        ("Зelda", "Tulis nama paparan dalam satu abjad; nama ini mencampurkan Cyrillic, Latin."),
+        ("ZeIda", "Nama paparan itu kelihatan seperti Zelda, yang sudah digunakan."),
+    ],
+)
+def test_a_look_alike_is_refused_in_malay(client, settings, make_player, name, error):
+    settings.LANGUAGE_CODE = "ms"
+    make_player("Zelda")
+    response = signup(client, display_name=name)
+    assert error in response.context["form"].errors["display_name"]
+
+
+def test_a_look_alike_claimed_between_the_check_and_the_save_is_refused(make_player):
+    form = SignupForm(
+        {"username": "bea", "display_name": "ZeIda", "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert form.is_valid()
+    make_player("Zelda")  # claimed meanwhile, by another request
+    assert save_unless_taken(form) is None
+    assert "That display name looks like Zelda, which is taken." in form.errors["display_name"]
+    assert not User.objects.filter(username="bea").exists()
+
+
+def test_the_database_refuses_a_second_name_of_one_skeleton(ann):
+    other = User.objects.create_user(username="eve")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Profile.objects.create(user=other, display_name="Αnn")  # a Greek Alpha
+
+
+def test_the_migration_gives_existing_names_their_skeleton_and_the_first_look_alike_keeps_it(
+    ann,
+):
+    other = User.objects.create_user(username="eve")
+    Profile.objects.create(user=other, display_name="Anna")
+    Profile.objects.bulk_create([Profile(user=User.objects.create_user("cy"), display_name="Αnn")])
+    Profile.objects.update(name_skeleton=None)
+    migration = importlib.import_module("game.migrations.0004_display_name_skeleton")
+    migration.fill_skeletons(apps, schema_editor=None)
+    skeletons = dict(Profile.objects.values_list("user__username", "name_skeleton"))
+    assert skeletons == {"ann": "Ann", "eve": "Anna", "cy": None}
+
+
+def test_renaming_to_a_look_alike_is_refused(client, ann):
+    signup(client)
+    response = client.post("/accounts/profile/", {"display_name": "Ａｎｎ"})
+    assert "That display name is taken." in response.context["form"].errors["display_name"]
+    response = client.post("/accounts/profile/", {"display_name": "Bea_"})
+    assert response.status_code == 302
+
+
+def test_the_admin_applies_the_same_rule(admin_client, ann):
+    other = User.objects.create_user(username="eve")
+    data = {"user": other.pk, "display_name": "Αnn"}
+    response = admin_client.post("/admin/game/profile/add/", data)
+    assert response.status_code == 200
+    assert not Profile.objects.filter(user=other).exists()
 
 
 def test_logging_in_with_the_right_password_works(client, ann):
