@@ -1,4 +1,4 @@
-"""Sign up with a public display name, log in (throttled), and change that name later."""
+"""Sign up with a public display name, log in (throttled), change that name or the password."""
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from game.forms import DisplayNameForm, LoginForm, SignupForm, save_unless_taken
 from game.models import Profile
+from game.presence import close_other_sessions
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -31,6 +32,23 @@ class LoginView(auth_views.LoginView):
         response = super().form_invalid(form)
         if form.has_error(NON_FIELD_ERRORS, "throttled"):
             response.status_code = 429
+        return response
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change, ending the player's other sessions at once.
+
+    Their sockets close now; their pages are logged out at their next request, where the
+    session auth hash no longer matches (and Django deletes the session).
+    """
+
+    template_name = "accounts/password_change.html"
+
+    def form_valid(self, form):
+        kept = self.request.session.session_key
+        response = super().form_valid(form)  # saves, then gives this session a new key
+        kept_as = self.request.session.session_key
+        close_other_sessions(player_id=form.user.pk, keep=kept, kept_as=kept_as)
         return response
 
 

@@ -1,15 +1,24 @@
 """Accounts: sign up with a unique public name, log in, log out by POST, change the password."""
 
+import asyncio
 import importlib
+import time
 
 import pytest
+from channels.db import database_sync_to_async
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.test import AsyncClient
 
+from game import services
 from game.forms import SignupForm, save_unless_taken
 from game.models import Profile
+from game.presence import CLOSE_LOGGED_OUT
+from game.realtime import races
+from tests.web.conftest import session_cookie
+from tests.web.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -265,3 +274,102 @@ def test_an_account_made_without_a_profile_can_choose_a_name(client):
 def test_the_profile_page_needs_a_login(client):
     response = client.get("/accounts/profile/")
     assert response.status_code == 302 and response.url.startswith("/accounts/login/")
+
+
+# A password change ends the player's other sessions -------------------------------------
+
+CODE, WATCHED_CODE = "HH1-N-AAAAAAC", "HH1-N-AAAAAAD"
+NEW_PASSWORD = "a-new-heart-77"
+
+
+@database_sync_to_async
+def open_game(player, code: str) -> int:
+    return services.game_open(player=player, code=code).pk
+
+
+async def sockets_of(cookie: str, *, watched: int, room: str) -> list:
+    """A session's play, watch and race sockets, each past its first frame."""
+    sockets = [
+        await connect(f"/ws/play/{CODE}/", cookie),
+        await connect(f"/ws/watch/{watched}/", cookie),
+        await connect(f"/ws/race/{room}/", cookie),
+    ]
+    for socket, first in zip(sockets, ["state", "state", "room"], strict=True):
+        assert (await socket.receive_json_from())["type"] == first
+    return sockets
+
+
+async def close_code(socket, within: float) -> int | None:
+    """The code the socket closes with within `within` seconds, frames before it skipped."""
+    deadline = time.monotonic() + within
+    while True:
+        output = await socket.receive_output(timeout=max(deadline - time.monotonic(), 0.01))
+        if output["type"] == "websocket.close":
+            return output["code"]
+
+
+async def still_open(socket, after: float = 0.5) -> bool:
+    """Nothing the socket sent in `after` seconds closed it."""
+    await asyncio.sleep(after)
+    outputs = []
+    while not socket.output_queue.empty():
+        outputs.append(socket.output_queue.get_nowait())
+    return not socket.future.done() and all(o["type"] != "websocket.close" for o in outputs)
+
+
+async def change_password(cookie: str, old: str) -> AsyncClient:
+    """The player changes the password through the page: the browser that did it."""
+    browser = AsyncClient()
+    browser.cookies.load(cookie)
+    data = {"old_password": old, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+    response = await browser.post("/accounts/password_change/", data)
+    assert response.status_code == 302 and response.url == "/accounts/password_change/done/"
+    return browser
+
+
+async def page_is_logged_in(browser: AsyncClient) -> bool:
+    return (await browser.get("/accounts/profile/")).status_code == 200
+
+
+@pytest.fixture
+async def two_sessions(player, rival):
+    """Ann's sessions A and B, each with open play, watch and race sockets."""
+    watched = await open_game(rival, WATCHED_CODE)
+    room = (await database_sync_to_async(races.race_create)(player=player, code="")).room
+    cookies = [await database_sync_to_async(session_cookie)(player) for _ in "AB"]
+    sockets = [await sockets_of(cookie, watched=watched, room=room) for cookie in cookies]
+    yield cookies, sockets
+    for socket in sockets[0] + sockets[1]:
+        if not socket.future.done():  # not given up on by a failed wait
+            await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_password_change_closes_the_other_sessions_sockets_within_two_seconds(
+    two_sessions,
+):
+    (a_cookie, b_cookie), (a_sockets, b_sockets) = two_sessions
+    started = time.monotonic()
+    a_browser = await change_password(a_cookie, old="ann-pw-4213")
+    for socket in b_sockets:
+        assert await close_code(socket, within=2) == CLOSE_LOGGED_OUT
+    assert time.monotonic() - started < 2
+    for socket in a_sockets:
+        assert await still_open(socket)
+    assert await page_is_logged_in(a_browser)
+    b_browser = AsyncClient()
+    b_browser.cookies.load(b_cookie)
+    assert not await page_is_logged_in(b_browser)
+    again = await connect(f"/ws/play/{CODE}/", b_cookie)
+    assert (await again.receive_json_from())["error"] == "login_required"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_after_a_password_change_logging_out_still_closes_that_sessions_sockets(
+    two_sessions,
+):
+    (a_cookie, _), (a_sockets, _) = two_sessions
+    a_browser = await change_password(a_cookie, old="ann-pw-4213")
+    assert (await a_browser.post("/accounts/logout/")).status_code == 302
+    for socket in a_sockets:
+        assert await close_code(socket, within=2) == CLOSE_LOGGED_OUT
