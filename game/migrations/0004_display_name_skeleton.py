@@ -11,12 +11,13 @@ from game.display_names import display_name_skeleton
 
 def fill_skeletons(apps, schema_editor):
     Profile = apps.get_model("game", "Profile")
-    claimed = set()
-    for profile in Profile.objects.order_by("pk").only("pk", "display_name"):
-        skeleton = display_name_skeleton(profile.display_name)
-        if skeleton not in claimed:
-            claimed.add(skeleton)
-            Profile.objects.filter(pk=profile.pk).update(name_skeleton=skeleton)
+    filled, claimed = [], set()
+    for profile in Profile.objects.order_by("pk").only("pk", "display_name").iterator():
+        profile.name_skeleton = display_name_skeleton(profile.display_name)
+        if profile.name_skeleton not in claimed:
+            claimed.add(profile.name_skeleton)
+            filled.append(profile)
+    Profile.objects.bulk_update(filled, ["name_skeleton"], batch_size=500)
 
 
 class Migration(migrations.Migration):

@@ -7,8 +7,10 @@ import time
 import pytest
 from channels.db import database_sync_to_async
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
 from django.test import AsyncClient
 
@@ -359,7 +361,9 @@ async def test_a_password_change_closes_the_other_sessions_sockets_within_two_se
     assert await page_is_logged_in(a_browser)
     b_browser = AsyncClient()
     b_browser.cookies.load(b_cookie)
+    b_key = b_browser.cookies[settings.SESSION_COOKIE_NAME].value
     assert not await page_is_logged_in(b_browser)
+    assert not await Session.objects.filter(session_key=b_key).aexists()  # the session ended
     again = await connect(f"/ws/play/{CODE}/", b_cookie)
     assert (await again.receive_json_from())["error"] == "login_required"
 
