@@ -1,14 +1,19 @@
-"""The admin: games with their action logs, results, daily deals and profiles.
+"""The admin: games with their action logs, results, daily deals, profiles and users.
 
 Games, results and daily deals are the server's own record (written only by the services from
 the engine's replay), so the admin shows them read-only; it may delete a game or rename a player.
 """
 
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.urls import reverse
 from django.utils.html import format_html
 
+from game.forms import DisplayNameForm
 from game.models import Action, DailyDeal, Game, Profile, Result, ResultFlag
+from game.presence import close_other_sessions
 from game.templatetags.h2h_format import duration
 
 
@@ -77,6 +82,8 @@ class DailyDealAdmin(ReadOnlyAdmin):
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
+    form = DisplayNameForm  # the site's own rule for names: one alphabet, no look-alike
+    fields = ("user", "display_name")
     list_display = ("display_name", "user")
     search_fields = ("display_name", "user__username", "user__email")
     list_select_related = ("user",)
@@ -110,6 +117,26 @@ class ResultFlagAdmin(ReadOnlyAdmin):
         url = reverse("replay", args=[flag.result.game_id])
         return format_html('<a href="{}">{}</a>', url, url)
 
+
+class PlayerAdmin(UserAdmin):
+    """Django's user admin; a password set here ends the player's sessions, sockets and all."""
+
+    def user_change_password(self, request, id, form_url=""):
+        user, kept = self.get_object(request, unquote(id)), request.session.session_key
+        response = super().user_change_password(request, id, form_url)
+        if user is not None and password_changed(user):  # the admin's own session goes on
+            kept_as = request.session.session_key
+            close_other_sessions(player_id=user.pk, keep=kept, kept_as=kept_as)
+        return response
+
+
+def password_changed(user) -> bool:
+    """Whether the stored password is no longer the one `user` was read with."""
+    return not type(user).objects.filter(pk=user.pk, password=user.password).exists()
+
+
+admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), PlayerAdmin)
 
 admin.site.site_header = "Heart to Heart admin"
 admin.site.site_title = "Heart to Heart admin"

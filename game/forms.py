@@ -4,45 +4,84 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.validators import RegexValidator
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from game import throttle
+from game.display_names import (
+    display_name_mixed_scripts,
+    display_name_normal,
+    display_name_skeleton,
+)
 from game.engine import ParseError, parse_code
 from game.models import Profile
 
-# Letters of any script, digits, "_", "-" and "."; no spaces or slashes, so a name is its own URL.
+# Letters, digits, "_", "-" and "."; no spaces or slashes, so a name is its own URL.
 display_name_validator = RegexValidator(
     r"^[\w.-]+\Z",
     _("Use letters, digits, dots, dashes and underscores only."),
 )
 
 
-def display_name_field() -> forms.CharField:
-    return forms.CharField(
-        label=_("Display name"),
-        min_length=3,
-        max_length=Profile._meta.get_field("display_name").max_length,
-        validators=[display_name_validator],
-        help_text=_("Shown on leaderboards. Your username stays private."),
-    )
+def validate_one_script(name: str) -> None:
+    """Letters of two alphabets make a name that reads as another ("Zеlda", a Cyrillic е)."""
+    scripts = display_name_mixed_scripts(name)
+    if scripts:
+        message = _("Write a display name in one alphabet; this one mixes %(scripts)s.")
+        params = {"scripts": ", ".join(scripts)}
+        raise forms.ValidationError(message, code="mixed_scripts", params=params)
+
+
+class DisplayNameField(forms.CharField):
+    """A display name, in the form it is stored and shown in (game.display_names)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            label=_("Display name"),
+            min_length=3,
+            max_length=Profile._meta.get_field("display_name").max_length,
+            validators=[display_name_validator, validate_one_script],
+            help_text=_("Shown on leaderboards. Your username stays private."),
+        )
+
+    def to_python(self, value) -> str:
+        return display_name_normal(super().to_python(value))
 
 
 def clean_unique_display_name(name: str, profile: Profile | None = None) -> str:
-    """Names differing only by case would let one player pass for another."""
-    taken = Profile.objects.filter(display_name__iexact=name)
-    if profile is not None:
-        taken = taken.exclude(pk=profile.pk)
-    if taken.exists():
+    """Names differing only by case, or looking alike, would let one player pass for another."""
+    others = Profile.objects.exclude(pk=profile.pk) if profile is not None else Profile.objects
+    if others.filter(display_name__iexact=name).exists():
         raise forms.ValidationError(_("That display name is taken."), code="taken")
+    look_alike = others.filter(name_skeleton=display_name_skeleton(name)).first()
+    if look_alike is not None:
+        message = _("That display name looks like %(name)s, which is taken.")
+        params = {"name": look_alike.display_name}
+        raise forms.ValidationError(message, code="look_alike", params=params)
     return name
+
+
+def save_unless_taken(form: forms.ModelForm):
+    """The form's save; or None if its name was claimed after the check (the form says so).
+
+    The database refuses a second name of one skeleton, so of two look-alikes claimed at once
+    one is stored; validating again tells the other which name took it.
+    """
+    try:
+        with transaction.atomic():
+            return form.save()
+    except IntegrityError:
+        form.full_clean()
+        if form.is_valid():
+            raise
+        return None
 
 
 class SignupForm(UserCreationForm):
     """Django's own account form plus the public display name; game.throttle limits how many
     accounts one address makes."""
 
-    display_name = display_name_field()
+    display_name = DisplayNameField()
     error_messages = {
         **UserCreationForm.error_messages,
         "throttled": _(
@@ -97,7 +136,7 @@ class LoginForm(AuthenticationForm):
 class DisplayNameForm(forms.ModelForm):
     """Change (or, for an account made elsewhere, choose) the public display name."""
 
-    display_name = display_name_field()
+    display_name = DisplayNameField()
 
     class Meta:
         model = Profile

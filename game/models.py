@@ -6,6 +6,7 @@ Only game/services/ writes these rows, so no path forgets a check or a broadcast
 from django.conf import settings
 from django.db import models
 
+from game.display_names import display_name_skeleton
 from game.fairplay import REASONS
 
 
@@ -14,9 +15,16 @@ class Profile(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     display_name = models.CharField(max_length=30, unique=True)
+    # Unique, so that two look-alike names claimed at the same moment cannot both be stored.
+    # Null only for the later of two look-alikes that were both taken before the rule.
+    name_skeleton = models.CharField(max_length=255, unique=True, null=True, editable=False)
 
     def __str__(self) -> str:
         return self.display_name
+
+    def save(self, *args, **kwargs) -> None:
+        self.name_skeleton = display_name_skeleton(self.display_name)
+        super().save(*args, **kwargs)
 
 
 class DailyDeal(models.Model):

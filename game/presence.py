@@ -1,9 +1,14 @@
 """A player's open sockets: a cap on how many, and a group so that logging out closes them.
 
-Every play socket joins the group `player.<id>`. Logging out (Django's user_logged_out
+Every logged-in socket joins the group `player.<id>`. Logging out (Django's user_logged_out
 signal) tells that group, through the channel layer and so across server processes, to close
 the sockets of the session that ended; they close with CLOSE_LOGGED_OUT, like a socket that
 was never logged in. Other devices' sessions stay valid, so their sockets stay open.
+
+A password change ends every other session (Django's session auth hash no longer matches
+theirs), so it tells the group to close the sockets of every session but the one that made
+the change. That session gets a new key (update_session_auth_hash), which its sockets learn
+from the same message, so that logging out of it later still closes them.
 
 At most SOCKETS_PER_PLAYER sockets per player are open on one server process (settings,
 H2H_SOCKETS_PER_PLAYER, default 5); one more is told `too_many_sockets` and closed with
@@ -57,7 +62,24 @@ class SocketCount:
 sockets = SocketCount(lambda: settings.SOCKETS_PER_PLAYER)  # the play sockets, per player
 
 
-class PlayerSockets:
+class LogoutClose:
+    """Mixin for a consumer in the player's group: close when its session logs out."""
+
+    async def player_logout(self, message: dict) -> None:
+        """The player logged out of `message["session"]`; None: of every session but "keep"."""
+        mine = self.session_key()
+        if mine is not None and mine == message.get("keep"):
+            self.renamed_session = message["kept_as"]
+        elif message.get("session") in (None, mine):
+            await self.close(code=CLOSE_LOGGED_OUT)
+
+    def session_key(self) -> str | None:
+        """The key of the session the socket opened in, or the one it was renamed to since."""
+        opened_in = getattr(self.scope.get("session"), "session_key", None)
+        return getattr(self, "renamed_session", opened_in)
+
+
+class PlayerSockets(LogoutClose):
     """Mixin for a consumer: join and leave the player's group, and close on logout.
 
     The consumer calls `await self.player_join()` before accepting (False: refuse it) and
@@ -80,20 +102,23 @@ class PlayerSockets:
         group = player_group(player_id=self.player_id)
         await self.channel_layer.group_discard(group, self.channel_name)
 
-    async def player_logout(self, message: dict) -> None:
-        """The player logged out of `message["session"]` (None: every session)."""
-        session = self.scope.get("session")
-        mine = getattr(session, "session_key", None)
-        if message.get("session") in (None, mine):
-            await self.close(code=CLOSE_LOGGED_OUT)
-
 
 @receiver(user_logged_out)
 def close_sockets_on_logout(sender, request, user, **kwargs) -> None:
     """Runs before the session is flushed, so its key still names the sockets to close."""
+    if user is not None:
+        session = getattr(request, "session", None)
+        key = getattr(session, "session_key", None)
+        _tell_player(user.pk, {"type": "player.logout", "session": key})
+
+
+def close_other_sessions(*, player_id: int, keep: str, kept_as: str) -> None:
+    """Close the sockets of every session of the player but `keep`, which is now `kept_as`."""
+    message = {"type": "player.logout", "session": None, "keep": keep, "kept_as": kept_as}
+    _tell_player(player_id, message)
+
+
+def _tell_player(player_id: int, message: dict) -> None:
     layer = get_channel_layer()
-    if user is None or layer is None:
-        return
-    session = getattr(request, "session", None)
-    message = {"type": "player.logout", "session": getattr(session, "session_key", None)}
-    async_to_sync(layer.group_send)(player_group(player_id=user.pk), message)
+    if layer is not None:
+        async_to_sync(layer.group_send)(player_group(player_id=player_id), message)

@@ -10,7 +10,7 @@ auth_urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password_change/",
-        auth_views.PasswordChangeView.as_view(template_name="accounts/password_change.html"),
+        accounts.PasswordChangeView.as_view(),
         name="password_change",
     ),
     path(

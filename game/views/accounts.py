@@ -1,4 +1,4 @@
-"""Sign up with a public display name, log in (throttled), and change that name later."""
+"""Sign up with a public display name, log in (throttled), change that name or the password."""
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -10,15 +10,16 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from game import throttle
-from game.forms import DisplayNameForm, LoginForm, SignupForm
+from game.forms import DisplayNameForm, LoginForm, SignupForm, save_unless_taken
 from game.models import Profile
+from game.presence import close_other_sessions
 
 
 def signup(request: HttpRequest) -> HttpResponse:
     """A throttled sign-up (game.throttle: accounts per address) is a 429, as a login is."""
     form = SignupForm(request.POST or None, address=throttle.client_address(request))
-    if request.method == "POST" and form.is_valid():
-        login(request, form.save())
+    if request.method == "POST" and form.is_valid() and (user := save_unless_taken(form)):
+        login(request, user)
         return redirect("home")
     status = 429 if form.has_error(NON_FIELD_ERRORS, "throttled") else 200
     return render(request, "accounts/signup.html", {"form": form}, status=status)
@@ -37,12 +38,28 @@ class LoginView(auth_views.LoginView):
         return response
 
 
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change, ending the player's other sessions at once.
+
+    Their sockets close now; their pages are logged out at their next request, where the
+    session auth hash no longer matches (and Django deletes the session).
+    """
+
+    template_name = "accounts/password_change.html"
+
+    def form_valid(self, form):
+        kept = self.request.session.session_key
+        response = super().form_valid(form)  # saves, then gives this session a new key
+        kept_as = self.request.session.session_key
+        close_other_sessions(player_id=form.user.pk, keep=kept, kept_as=kept_as)
+        return response
+
+
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
     current = Profile.objects.filter(user=request.user).first() or Profile(user=request.user)
     form = DisplayNameForm(request.POST or None, instance=current)
-    if request.method == "POST" and form.is_valid():
-        form.save()
+    if request.method == "POST" and form.is_valid() and save_unless_taken(form):
         messages.success(request, _("Your display name is now %(name)s.") % {"name": current})
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form})

@@ -1,16 +1,20 @@
 """Two daphne processes sharing one Redis and one PostgreSQL: a game finished on one reaches a
-leaderboard socket and a race opponent connected to the other, and presence counts both.
+leaderboard socket and a race opponent connected to the other, and presence counts both; a
+password changed on one closes the player's other sessions' sockets on both.
 
 Each process has its own memory, so only the channel layer (Redis) and the database can carry
 anything between them: exactly what a deployment behind a proxy relies on.
 """
 
 import asyncio
+import http.client
 import json
 import os
+import re
 import secrets
 import tempfile
-from urllib.parse import urlsplit, urlunsplit
+import time
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -169,3 +173,94 @@ def test_a_finish_on_one_process_reaches_a_board_and_a_rival_on_the_other(server
     update = seen["update"]
     assert update["version"] == 1
     assert (update["row"]["player"], update["row"]["won"]) == ("twin0", True)
+
+
+# A password change on one process closes the other sessions' sockets on both ---------------
+
+PASSWORD, NEW_PASSWORD = "heart-shaped-42", "a-new-heart-77"
+
+
+def player_with_two_sessions(env: dict, name: str) -> list[str]:
+    """A player with a password and two logged-in sessions (two devices): their keys."""
+    script = (
+        "import json; from django.contrib.auth import get_user_model; "
+        "from bench.players import session_for; from game.models import Profile; "
+        f"user = get_user_model().objects.create_user({name!r}, password={PASSWORD!r}); "
+        f"Profile.objects.create(user=user, display_name={name!r}); "
+        "print(json.dumps([session_for(user), session_for(user)]))"
+    )
+    return json.loads(manage(env, "shell", "-c", script).strip().splitlines()[-1])
+
+
+def page(server: Server, method: str, path: str, cookies: str, body: str = ""):
+    """(status, headers, text) of one request to the server, as the site's own page sends it."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=TIMEOUT)
+    headers = {"Cookie": cookies, "Origin": server.origin}
+    if body:
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    connection.request(method, path, body=body, headers=headers)
+    response = connection.getresponse()
+    return response.status, response.headers, response.read().decode()
+
+
+def change_password(server: Server, sessionid: str) -> str:
+    """Change the password through its page; the session's new key (update_session_auth_hash)."""
+    path = "/accounts/password_change/"
+    status, headers, form = page(server, "GET", path, f"sessionid={sessionid}")
+    assert status == 200, status
+    csrf = re.search(r"csrftoken=([^;]+)", cookies_set(headers)).group(1)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
+    fields = {"old_password": PASSWORD, "new_password1": NEW_PASSWORD}
+    body = urlencode({**fields, "new_password2": NEW_PASSWORD, "csrfmiddlewaretoken": token})
+    cookies = f"sessionid={sessionid}; csrftoken={csrf}"
+    status, headers, _ = page(server, "POST", path, cookies, body)
+    assert status == 302, status
+    return re.search(r"sessionid=([^;]+)", cookies_set(headers)).group(1)
+
+
+def cookies_set(headers) -> str:
+    return "; ".join(headers.get_all("Set-Cookie") or [])
+
+
+async def closed_with(socket: Socket, within: float) -> int | None:
+    """The code the server closed the socket with within `within` seconds; None if still open."""
+    try:
+        async with asyncio.timeout(within):
+            async for _ in socket.ws:
+                pass
+    except TimeoutError:
+        return None
+    except websockets.ConnectionClosed:
+        pass
+    return socket.ws.close_code
+
+
+async def password_change_across_processes(pair, env) -> dict:
+    one, two = pair
+    a, b = player_with_two_sessions(env, "turnkey")
+    async with (
+        Socket(two, "/ws/play/HH1-N-AAAAAAC/", a) as a_board,
+        Socket(one, "/ws/play/HH1-N-AAAAAAC/", b) as b_board,
+        Socket(two, "/ws/play/HH1-N-AAAAAAC/", b) as b_phone,
+    ):
+        for socket in (a_board, b_board, b_phone):
+            await socket.next("state")
+        a_renamed = await asyncio.to_thread(change_password, one, a)
+        changed = time.monotonic()  # the answer comes once the change is stored and told
+        closed = [await closed_with(s, within=2) for s in (b_board, b_phone)]
+        took = time.monotonic() - changed
+        a_open = await closed_with(a_board, within=0.5) is None
+    return {"closed": closed, "took": took, "a_open": a_open, "a_renamed": a_renamed, "b": b}
+
+
+def test_a_password_change_on_one_process_closes_other_sessions_sockets_on_both(
+    servers, static_collected
+):
+    pair, _, env = servers
+    seen = run_async(password_change_across_processes(pair, env))
+    print(f"the other session's sockets closed {seen['took'] * 1000:.0f} ms after the change")
+    assert seen["closed"] == [4001, 4001] and seen["took"] < 2
+    assert seen["a_open"]
+    _, two = pair
+    assert page(two, "GET", "/accounts/profile/", f"sessionid={seen['a_renamed']}")[0] == 200
+    assert page(two, "GET", "/accounts/profile/", f"sessionid={seen['b']}")[0] == 302

@@ -1,10 +1,14 @@
 """The admin shows games with their logs, results, daily deals and profiles to a superuser."""
 
 import pytest
+from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
 from django.utils import timezone
 
 from game.models import Action, DailyDeal, Game, Profile, Result, ResultFlag
+from game.presence import CLOSE_LOGGED_OUT
+from tests.web.conftest import session_cookie
+from tests.web.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +92,21 @@ def test_a_flagged_result_is_listed_with_its_reason_and_a_link_to_its_replay(adm
     assert f'<a href="/replay/{game.pk}/">' in content
     response = admin_client.post(f"/admin/game/resultflag/{game.result.flags.get().pk}/change/")
     assert response.status_code == 403
+
+
+# A password set in the admin -------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_password_set_in_the_admin_closes_the_players_sockets(admin_client, make_player):
+    ann = await database_sync_to_async(make_player)("ann")
+    cookie = await database_sync_to_async(session_cookie)(ann)
+    board = await connect("/ws/play/HH1-N-AAAAAAC/", cookie)
+    assert (await board.receive_json_from())["type"] == "state"
+    data = {"password1": "a-new-heart-77", "password2": "a-new-heart-77", "usable_password": "true"}
+    set_password = database_sync_to_async(admin_client.post)
+    response = await set_password(f"/admin/auth/user/{ann.pk}/password/", data)
+    assert response.status_code == 302
+    assert (await board.receive_output(timeout=2))["code"] == CLOSE_LOGGED_OUT
+    again = await connect("/ws/play/HH1-N-AAAAAAC/", cookie)
+    assert (await again.receive_json_from())["error"] == "login_required"

@@ -19,7 +19,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from game.presence import CLOSE_LOGGED_OUT, CLOSE_TOO_MANY_SOCKETS, SocketCount, player_group
+from game.presence import CLOSE_TOO_MANY_SOCKETS, LogoutClose, SocketCount, player_group
 from game.realtime.errors import RealtimeError
 from game.services import GameError
 from game.sockets import decode_frame, socket_language
@@ -32,7 +32,7 @@ per_user = SocketCount(lambda: settings.REALTIME_SOCKETS_PER_USER)
 per_address = SocketCount(lambda: settings.REALTIME_SOCKETS_PER_ADDRESS)
 
 
-class RealtimeConsumer(AsyncJsonWebsocketConsumer):
+class RealtimeConsumer(LogoutClose, AsyncJsonWebsocketConsumer):
     """A JSON socket whose frames are {"type": ...}; `frames` maps a type to its handler."""
 
     frames: dict[str, str] = {}
@@ -94,12 +94,6 @@ class RealtimeConsumer(AsyncJsonWebsocketConsumer):
         """A logged-in socket closes when its session logs out, as the play socket does."""
         if self.user.is_authenticated:
             await self.listen(player_group(player_id=self.user.pk))
-
-    async def player_logout(self, message: dict) -> None:
-        """game.presence: the player logged out of `message["session"]` (None: every one)."""
-        mine = getattr(self.scope.get("session"), "session_key", None)
-        if message.get("session") in (None, mine):
-            await self.close(code=CLOSE_LOGGED_OUT)
 
     def require_login(self) -> None:
         if not self.user.is_authenticated:

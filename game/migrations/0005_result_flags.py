@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0003_daily_start'),
+        ('game', '0004_display_name_skeleton'),
     ]
 
     operations = [
