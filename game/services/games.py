@@ -5,6 +5,7 @@ from django.utils import timezone
 
 from game import daily, engine
 from game.models import DailyDeal, Game
+from game.realtime.spectators import spectator_opened_deal
 from game.services.log import code_parse, game_replay
 from game.services.results import result_summary
 
@@ -38,9 +39,11 @@ def _game_create(*, player, code: str) -> Game:
         and deal.date == daily.daily_today()
         and not Game.objects.filter(player=player, daily=deal).exists()
     )
-    return Game.objects.create(
+    game = Game.objects.create(
         player=player, code=code, daily=deal, ranked=ranked, started_at=timezone.now()
     )
+    spectator_opened_deal(player_id=player.pk, code=code)  # watching it now would be studying
+    return game
 
 
 def game_daily_open(*, player) -> Game:

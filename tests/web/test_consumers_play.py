@@ -5,10 +5,12 @@ import importlib
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
+from django.utils import timezone
 
 import h2h_site.asgi
 from game import services
-from game.models import Result
+from game.models import Game, RaceRoom, Result
+from game.realtime import races
 from tests.web.conftest import game_log, open_socket, reveals_stock
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -117,3 +119,38 @@ async def test_a_game_resumes_when_the_application_is_recreated(player_cookie):
     frame = await send(socket, {"type": "tap", "seq": 4, "target": "stock"})
     assert frame["event"] == "draw" and frame["view"]["moves"] == 3
     await socket.disconnect()
+
+
+async def refused(cookie, code) -> tuple[str, int]:
+    socket = await open_socket(h2h_site.asgi.application, code, cookie)
+    error = (await socket.receive_json_from())["error"]
+    return error, (await socket.receive_output())["code"]
+
+
+async def test_a_racer_waiting_in_a_lobby_cannot_open_its_deal_until_the_start(
+    player, rival, rival_cookie
+):
+    room = await database_sync_to_async(races.race_create)(player=player, code=CODE)
+    await database_sync_to_async(races.race_join)(player=rival, room=room.room)
+    for code in (CODE, CODE.lower()):  # a typed variant of the code is the same deal
+        assert await refused(rival_cookie, code) == ("race_lobby", 4003)
+    assert await database_sync_to_async(Game.objects.filter(code=CODE).count)() == 0
+    socket, other_deal = await connected(rival_cookie, "HH1-N-AAAAAAD")
+    assert other_deal["game"]["code"] == "HH1-N-AAAAAAD"  # other deals are open as ever
+    await socket.disconnect()
+    await database_sync_to_async(_started)(room, player, rival)
+    socket, race_game = await connected(rival_cookie)
+    assert race_game["game"]["started_at"] == await _start_of(room)
+    await socket.disconnect()
+
+
+def _started(room, *racers) -> None:
+    for racer in racers:
+        races.race_ready(player=racer, room=room.room, ready=True)
+    RaceRoom.objects.filter(pk=room.pk).update(starts_at=timezone.now())
+    races.race_begin(room=room.room)
+
+
+@database_sync_to_async
+def _start_of(room) -> str:
+    return RaceRoom.objects.get(pk=room.pk).starts_at.isoformat()

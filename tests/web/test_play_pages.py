@@ -10,6 +10,7 @@ from django.test import Client
 
 from game import daily, engine
 from game.models import Game, Result
+from game.realtime import races
 from tests.web.conftest import reveals_stock
 
 pytestmark = pytest.mark.django_db
@@ -108,3 +109,11 @@ def test_the_daily_page_is_todays_deal_for_everyone(logged_in, rival, monkeypatc
     theirs = page_data(other.get("/daily/"), "game")
     assert mine["code"] == theirs["code"] and mine["kind"] == "D"
     assert mine["ranked"] and theirs["ranked"] and mine["daily_date"] == "2026-05-01"
+
+
+def test_a_racer_waiting_in_a_lobby_is_told_the_deal_opens_at_the_start(logged_in, player, rival):
+    room = races.race_create(player=rival, code=CODE)
+    races.race_join(player=player, room=room.room)
+    response = logged_in.get(f"/play/{CODE}/", headers={"accept-language": "en"})
+    assert response.status_code == 403 and "waiting to race this deal" in response.content.decode()
+    assert not Game.objects.filter(code=CODE).exists()
