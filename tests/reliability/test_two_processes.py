@@ -1,5 +1,6 @@
 """Two daphne processes sharing one Redis and one PostgreSQL: a game finished on one reaches a
-leaderboard socket and a race opponent connected to the other, and presence counts both.
+leaderboard socket and a race opponent connected to the other, and presence counts both; a
+deal opened on one closes its spectator's watch socket on the other.
 
 Each process has its own memory, so only the channel layer (Redis) and the database can carry
 anything between them: exactly what a deployment behind a proxy relies on.
@@ -10,6 +11,7 @@ import json
 import os
 import secrets
 import tempfile
+import time
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -169,3 +171,31 @@ def test_a_finish_on_one_process_reaches_a_board_and_a_rival_on_the_other(server
     update = seen["update"]
     assert update["version"] == 1
     assert (update["row"]["player"], update["row"]["won"]) == ("twin0", True)
+
+
+async def spectator_opens_the_deal_elsewhere(servers, code: str) -> dict:
+    """Ben watches Ana's game through process two, then opens its deal through process one."""
+    (one, two), (ana, ben) = servers
+    async with Socket(one, f"/ws/play/{code}/", ana["sessionid"]) as ana_board:
+        game_id = (await ana_board.next("state"))["game"]["id"]
+        async with Socket(two, f"/ws/watch/{game_id}/", ben["sessionid"]) as watcher:
+            await watcher.next("state")
+            await ana_board.next("watchers")  # Ben is counted: in the game's group by now
+            opened = time.monotonic()
+            async with Socket(one, f"/ws/play/{code}/", ben["sessionid"]) as ben_board:
+                assert (await ben_board.next("state"))["game"]["id"] != game_id
+                error = await watcher.next("error")
+                async with asyncio.timeout(TIMEOUT):
+                    with pytest.raises(websockets.ConnectionClosed) as closed:
+                        while True:  # anything after the error frame would be a leak
+                            assert json.loads(await watcher.ws.recv())["type"] == "watchers"
+                closed_after = time.monotonic() - opened
+    return {"error": error["error"], "code": closed.value.rcvd.code, "seconds": closed_after}
+
+
+def test_a_spectator_who_opens_the_deal_on_another_process_stops_watching(servers):
+    pair, players, _ = servers
+    code = engine.format_code("N", 3000)  # a deal no other test here plays
+    seen = run_async(spectator_opens_the_deal_elsewhere((pair, players), code))
+    assert (seen["error"], seen["code"]) == ("playing_this_deal", 4003)
+    assert seen["seconds"] < 2, seen
