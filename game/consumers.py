@@ -17,13 +17,17 @@ from django.utils.translation import gettext as _
 from game import services
 from game.presence import CLOSE_TOO_MANY_SOCKETS, PlayerSockets
 from game.ratelimit import CLOSE_FLOODING, FrameLimiter, Verdict
+from game.realtime.db import db
 from game.realtime.presence import play_opened, socket_closed
+from game.realtime.races import race_lobby_check
 from game.services import GameError
 from game.sockets import decode_frame, socket_language
 
 MAX_SEQ = 2**53  # the largest integer a browser's JSON keeps exact
 CLOSE_LOGIN_REQUIRED = 4001
+CLOSE_FORBIDDEN = 4003
 CLOSE_BAD_CODE = 4004
+CLOSE_CODES = {"race_lobby": CLOSE_FORBIDDEN}  # a refusal on connect's close, if not 4004
 
 
 class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
@@ -38,11 +42,12 @@ class PlayConsumer(PlayerSockets, AsyncJsonWebsocketConsumer):
             return await self._refuse(GameError("too_many_sockets"), CLOSE_TOO_MANY_SOCKETS)
         code = self.scope["url_route"]["kwargs"]["code"]
         try:
+            await db(race_lobby_check)(player=self.user, code=code)
             self.live = await services.live_open(
                 player=self.user, code=code, channel=self.channel_name
             )
         except GameError as error:
-            return await self._refuse(error, CLOSE_BAD_CODE)
+            return await self._refuse(error, CLOSE_CODES.get(error.code, CLOSE_BAD_CODE))
         self.game_id = self.live.id
         self.group = services.game_group(game_id=self.game_id)
         self.selected, self.last_seq = None, 0

@@ -18,6 +18,9 @@ MESSAGES = {
     ),
     "playing_this_deal": _("You are playing this deal: finish your game before watching another."),
     "not_finished": _("This game is still being played: watch it live instead."),
+    "race_running": _(
+        "This is a race game: it can be watched and replayed once every racer has finished."
+    ),
     "no_such_room": _("There is no race room with this code."),
     "room_full": _("This race is full: eight players at most."),
     "race_started": _("This race has already started."),
@@ -26,6 +29,9 @@ MESSAGES = {
     "bad_ready": _("ready must be true or false."),
     "daily_today": _("Today's daily deal cannot be raced: race it from tomorrow on."),
     "ranked_open": _("Finish your ranked game of this deal before racing it."),
+    "race_lobby": _(
+        "You are waiting to race this deal: it opens for every racer at once, at the start."
+    ),
 }
 
 

@@ -23,3 +23,12 @@ def race_group(room: str) -> str:
     'race.K7P2QX'
     """
     return f"race.{room}"
+
+
+def spectator_group(*, player_id: int) -> str:
+    """The group of one logged-in player's watch sockets: opening a deal closes those on it.
+
+    >>> spectator_group(player_id=7)
+    'spectator.7'
+    """
+    return f"spectator.{player_id}"

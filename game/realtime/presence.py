@@ -25,6 +25,7 @@ from game.models import Presence
 from game.realtime.db import db
 from game.realtime.groups import PRESENCE
 from game.realtime.publish import publish
+from game.realtime.watching import racing_game_ids
 from game.services import game_group
 from game.services.audience import others_in_group
 
@@ -76,8 +77,13 @@ def presence_snapshot() -> dict:
     """{"playing", "daily_playing", "daily"}: everyone playing, and who plays today's deal."""
     today = _counted(Presence.Kind.PLAY).filter(game__daily__date=daily_today())
     rows = today.order_by("game__started_at", "game_id")
-    listed = rows.values_list("user__profile__display_name", "game_id").distinct()[:LISTED]
-    daily = [{"player": name, "watch_url": reverse("watch", args=[game])} for name, game in listed]
+    listed = list(rows.values_list("user__profile__display_name", "game_id").distinct()[:LISTED])
+    racing = racing_game_ids(game_ids=[game for _, game in listed])
+    daily = [
+        {"player": name, "watch_url": reverse("watch", args=[game])}
+        for name, game in listed
+        if game not in racing  # nobody watches a race game while its race runs
+    ]
     daily_playing = today.values("user_id").distinct().count()
     return {"playing": playing_now(), "daily_playing": daily_playing, "daily": daily}
 

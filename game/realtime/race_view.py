@@ -6,9 +6,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from game import engine
-from game.models import RaceEntry, RaceRoom
+from game.models import Game, RaceEntry, RaceRoom
 from game.realtime import races
 from game.realtime.races import MAX_RACERS, MIN_RACERS, Status
+from game.realtime.watching import racing_game_ids
 from game.services.log import game_replay
 
 
@@ -16,7 +17,10 @@ def race_snapshot(*, room: RaceRoom) -> dict:
     """The whole room as its page and its socket show it (a racer finds itself by "player")."""
     now = timezone.now()
     started = room.starts_at is not None and room.starts_at <= now
-    entries = room.entries.select_related("player__profile", "game__result")
+    entries = list(room.entries.select_related("player__profile", "game__result"))
+    racing = racing_game_ids(game_ids=[entry.game_id for entry in entries if entry.game_id])
+    before = _played_before(room, [entry.player_id for entry in entries])
+    rows = [_entry(entry, room, racing=racing, before=before) for entry in entries]
     return {
         "room": room.room,
         "version": room.version,
@@ -32,7 +36,7 @@ def race_snapshot(*, room: RaceRoom) -> dict:
         "min": MIN_RACERS,
         "max": MAX_RACERS,
         "url": reverse("race_room", args=[room.room]),
-        "entries": standings([_entry(entry, room) for entry in entries]),
+        "entries": standings(rows),
     }
 
 
@@ -51,7 +55,16 @@ def _rank_key(entry: dict) -> tuple:
     return (-entry["score"], time, entry["moves"])
 
 
-def _entry(entry: RaceEntry, room: RaceRoom) -> dict:
+def _played_before(room: RaceRoom, player_ids: list[int]) -> set[int]:
+    """The racers who had a game of the room's deal before the race: anyone may join, and
+    everyone sees who knew the deal already."""
+    earlier = Game.objects.filter(code=room.code, player_id__in=player_ids)
+    if room.starts_at is not None:  # the race games start then; later games came after it
+        earlier = earlier.filter(started_at__lt=room.starts_at)
+    return set(earlier.values_list("player_id", flat=True))
+
+
+def _entry(entry: RaceEntry, room: RaceRoom, *, racing: set[int], before: set[int]) -> dict:
     profile = getattr(entry.player, "profile", None)
     info = {
         "player": entry.player_id,
@@ -66,8 +79,10 @@ def _entry(entry: RaceEntry, room: RaceRoom) -> dict:
         "duration_ms": None,
         "replay_url": None,
         "watch_url": None,
+        "played_before": entry.player_id in before,
     }
-    info = info | _progress(entry.game) if entry.game_id else info
+    if entry.game_id:
+        info |= _progress(entry.game) | _links(entry.game, watchable=entry.game_id not in racing)
     return info | {"state": entry_state(info)}
 
 
@@ -83,12 +98,16 @@ def entry_state(entry: dict) -> str:
 def _progress(game) -> dict:
     view = engine.public_view(game_replay(game=game))
     result = getattr(game, "result", None)  # a game without a result has no `result` attribute
-    progress = view_progress(view, status=game.status, duration_ms=result and result.duration_ms)
-    if result is None:
-        progress["watch_url"] = reverse("watch", args=[game.pk])
-    else:
-        progress["replay_url"] = reverse("replay", args=[game.pk])
-    return progress
+    return view_progress(view, status=game.status, duration_ms=result and result.duration_ms)
+
+
+def _links(game, *, watchable: bool) -> dict:
+    """A racer's watch or replay link: none while the race runs (watching.racing_game_ids)."""
+    if not watchable:
+        return {}
+    if game.status == game.Status.OPEN:
+        return {"watch_url": reverse("watch", args=[game.pk])}
+    return {"replay_url": reverse("replay", args=[game.pk])}
 
 
 def view_progress(view: dict, *, status: str, duration_ms: int | None) -> dict:

@@ -20,7 +20,8 @@ from game import engine
 from game.daily import daily_today
 from game.models import Action, DailyDeal, Game, RaceEntry, RaceRoom
 from game.realtime.errors import RealtimeError
-from game.realtime.rooms import room_bump, room_racing
+from game.realtime.rooms import entries_waiting, room_bump, room_racing
+from game.realtime.spectators import spectator_opened_deal
 from game.services import game_resign
 from game.services.log import code_parse
 
@@ -64,7 +65,7 @@ def race_create(*, player, code: str = "") -> RaceRoom:
                     created_at=now,
                     touched_at=now,
                 )
-                RaceEntry.objects.create(room=room, player=player, joined_at=now)
+                _enter(room, player, now)
                 return room
         except IntegrityError:  # the room code was taken: draw another
             continue
@@ -90,9 +91,23 @@ def race_join(*, player, room: str) -> RaceRoom:
         if found.entries.count() >= MAX_RACERS:
             raise RealtimeError("room_full")
         _check_no_ranked_open(player, found.code)
-        RaceEntry.objects.create(room=found, player=player, joined_at=timezone.now())
+        _enter(found, player, timezone.now())
         room_bump(found)
         return found
+
+
+def _enter(room: RaceRoom, player, now) -> None:
+    """A racer waits for the room's deal: they stop watching any game of it."""
+    RaceEntry.objects.create(room=room, player=player, joined_at=now)
+    spectator_opened_deal(player_id=player.pk, code=room.code)
+
+
+def race_lobby_check(*, player, code: str) -> None:
+    """RealtimeError("race_lobby") while `player` waits in a race of `code`: nobody opens its
+    deal before the start instant shows it to every racer at once. GameError("bad_code") if
+    `code` is no deal code."""
+    if entries_waiting(player=player, code=code_parse(code=code)).exists():
+        raise RealtimeError("race_lobby")
 
 
 def race_leave(*, player, room: str) -> RaceRoom:

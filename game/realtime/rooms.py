@@ -1,9 +1,10 @@
-"""Race rooms' bookkeeping that needs no service: a change's version and its publication, and
-the end of a race when its last racer finishes.
+"""Race rooms' bookkeeping that needs no service: a change's version and its publication, the
+end of a race when its last racer finishes, and who waits for a room's deal.
 
 Imported by the result hook (game.realtime.announce), so it imports no service itself.
 """
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from game.models import RaceEntry, RaceRoom, Result
@@ -30,6 +31,17 @@ def race_result_recorded(*, result: Result) -> None:
         room.status = RaceRoom.Status.FINISHED
         room.finished_at = result.finished_at
     room_bump(room)
+
+
+def entries_waiting(*, player, code: str) -> QuerySet[RaceEntry]:
+    """The player's entries in rooms of `code` that have not begun: they wait for its deal.
+
+    An entry has its game from the start instant on, so the countdown counts as waiting.
+    """
+    unstarted = (RaceRoom.Status.LOBBY, RaceRoom.Status.RUNNING)
+    return RaceEntry.objects.filter(
+        player=player, game__isnull=True, room__code=code, room__status__in=unstarted
+    )
 
 
 def room_racing(room: RaceRoom) -> bool:

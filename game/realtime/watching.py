@@ -1,18 +1,21 @@
 """Spectating and replays: who may watch a game, and what a spectator is sent.
 
 A spectator sees exactly the public view the player's own board shows (from the game's group),
-never more. Two rules keep watching fair, because a game shows the stock order as it draws:
+never more. Three rules keep watching fair, because a game shows the stock order as it draws:
+a race game is its player's alone until every racer has finished (rivals race the same deal);
 today's daily deal can be watched only by players who have finished their ranked attempt of
-it, and nobody watches a game of a deal they are playing themselves.
+it; and nobody watches a game of a deal they are playing themselves, or waiting to race.
+Pages that link to games ask `racing_game_ids` so they never link to a refusal.
 """
 
 from django.core.cache import caches
 from django.utils import timezone
 
 from game.daily import daily_today
-from game.models import Game, Profile, Result
+from game.models import Game, Profile, RaceRoom, Result
 from game.realtime.boards import board_version
 from game.realtime.errors import RealtimeError
+from game.realtime.rooms import entries_waiting
 from game.services import game_snapshot
 
 # What of the game object a spectator needs: the player's seq and settings stay private.
@@ -43,9 +46,12 @@ def game_to_watch(*, viewer, game_id: int) -> Game:
 
 
 def watch_refusal(*, viewer, game: Game) -> str | None:
-    """Why `viewer` may not watch `game` now ("daily_locked", "playing_this_deal"), or None."""
+    """Why `viewer` may not watch or replay `game` now ("race_running", "daily_locked",
+    "playing_this_deal"), or None."""
     if viewer.is_authenticated and viewer.pk == game.player_id:
         return None
+    if racing_game_ids(game_ids=[game.pk]):
+        return "race_running"
     today = game.daily_id is not None and game.daily.date >= daily_today()
     if today and not _ranked_attempt_finished(viewer, game.daily_id):
         return "daily_locked"
@@ -60,8 +66,17 @@ def _ranked_attempt_finished(viewer, daily_id: int) -> bool:
     return Result.objects.filter(player=viewer, daily_id=daily_id, ranked=True).exists()
 
 
+def racing_game_ids(*, game_ids) -> set[int]:
+    """Which of these games belong to a race still being run: nobody else may watch them,
+    and a racer who finished early still may not hand the stock order to those racing on."""
+    running = Game.objects.filter(pk__in=game_ids, race_entry__room__status=RaceRoom.Status.RUNNING)
+    return set(running.values_list("pk", flat=True))
+
+
 def _playing(viewer, code: str) -> bool:
-    return Game.objects.filter(player=viewer, code=code, status=Game.Status.OPEN).exists()
+    if Game.objects.filter(player=viewer, code=code, status=Game.Status.OPEN).exists():
+        return True
+    return entries_waiting(player=viewer, code=code).exists()
 
 
 def spectator_snapshot(*, game_id: int) -> dict:

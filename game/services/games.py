@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from game import daily, engine
 from game.models import DailyDeal, Game
+from game.realtime.spectators import spectator_opened_deal
 from game.services.broadcast import game_publish
 from game.services.log import code_parse, game_replay
 from game.services.results import result_create, result_summary
@@ -46,7 +47,7 @@ def _game_create(*, player, code: str) -> Game:
         and deal.date == daily.daily_today()
         and not Game.objects.filter(player=player, daily=deal).exists()
     )
-    return Game.objects.create(
+    game = Game.objects.create(
         player=player,
         code=code,
         daily=deal,
@@ -54,6 +55,8 @@ def _game_create(*, player, code: str) -> Game:
         # A ranked clock starts on Start, so a page opened for the player starts nothing.
         started_at=None if ranked else timezone.now(),
     )
+    spectator_opened_deal(player_id=player.pk, code=code)  # watching it now would be studying
+    return game
 
 
 def game_daily_open(*, player) -> Game:

@@ -8,6 +8,8 @@ from django.views.decorators.http import require_http_methods
 
 from game import services
 from game.models import Game
+from game.realtime.errors import RealtimeError
+from game.realtime.races import race_lobby_check
 from game.services import GameError
 from game.views.problems import problem
 
@@ -39,7 +41,10 @@ def new(request: HttpRequest) -> HttpResponse:
 def play(request: HttpRequest, code: str) -> HttpResponse:
     """Any deal by its code; a typed variant of a code redirects to the canonical one."""
     try:
+        race_lobby_check(player=request.user, code=code)
         game = services.game_open(player=request.user, code=code)
+    except RealtimeError as error:
+        return problem(request, 403, _("You are waiting to race this deal"), error.message)
     except GameError as error:
         return problem(request, 400, _("Not a deal code"), error.message)
     if game.code != code:

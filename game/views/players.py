@@ -5,6 +5,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from game import selectors
+from game.realtime.watching import racing_game_ids
 from game.views.problems import problem
 
 
@@ -13,9 +14,12 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
     if profile is None:
         message = _("No player is called “%(name)s”.") % {"name": name}
         return problem(request, 404, _("No such player"), message)
+    games = selectors.recent_games(profile.user)
     context = {
         "profile": profile,
         "record": selectors.player_record(profile.user),
-        "games": selectors.recent_games(profile.user),
+        "games": games,
+        # A race game links to nothing while its race runs: watching it would be studying.
+        "racing": racing_game_ids(game_ids=[game.pk for game in games]),
     }
     return render(request, "players/player.html", context)

@@ -43,6 +43,8 @@ export class RacersTable {
     fillSlot(tr, "place", place);
     const you = entry.player === me ? ` (${this.labels.you})` : "";
     fillSlot(tr, "name", `${entry.name ?? "?"}${you}`);
+    // Anyone may race a deal they know; everyone sees that they knew it.
+    tr.querySelector("[data-slot=played_before]").hidden = !entry.played_before;
     const badge = fillSlot(tr, "state", this.labels[state] ?? state);
     badge.className = `badge state-${state}`;
     fillSlot(tr, "left", entry.heart_left);
@@ -51,7 +53,8 @@ export class RacersTable {
     fillSlot(tr, "moves", entry.moves);
     fillSlot(tr, "time", duration(entry.duration_ms));
     this.link(tr, "replay", entry.replay_url);
-    // Racers never watch each other: a rival's waste would show them the stock.
+    // Racers never watch each other: a rival's waste would show them the stock. (The server
+    // sends no watch link while the race runs anyway.)
     this.link(tr, "watch", racing ? null : entry.watch_url);
     return tr;
   }

@@ -1,6 +1,7 @@
 """Two daphne processes sharing one Redis and one PostgreSQL: a game finished on one reaches a
 leaderboard socket and a race opponent connected to the other, and presence counts both; a
-password changed on one closes the player's other sessions' sockets on both.
+password changed on one closes the player's other sessions' sockets on both, and a
+deal opened on one closes its spectator's watch socket on the other.
 
 Each process has its own memory, so only the channel layer (Redis) and the database can carry
 anything between them: exactly what a deployment behind a proxy relies on.
@@ -264,3 +265,31 @@ def test_a_password_change_on_one_process_closes_other_sessions_sockets_on_both(
     _, two = pair
     assert page(two, "GET", "/accounts/profile/", f"sessionid={seen['a_renamed']}")[0] == 200
     assert page(two, "GET", "/accounts/profile/", f"sessionid={seen['b']}")[0] == 302
+
+
+async def spectator_opens_the_deal_elsewhere(servers, code: str) -> dict:
+    """Ben watches Ana's game through process two, then opens its deal through process one."""
+    (one, two), (ana, ben) = servers
+    async with Socket(one, f"/ws/play/{code}/", ana["sessionid"]) as ana_board:
+        game_id = (await ana_board.next("state"))["game"]["id"]
+        async with Socket(two, f"/ws/watch/{game_id}/", ben["sessionid"]) as watcher:
+            await watcher.next("state")
+            await ana_board.next("watchers")  # Ben is counted: in the game's group by now
+            opened = time.monotonic()
+            async with Socket(one, f"/ws/play/{code}/", ben["sessionid"]) as ben_board:
+                assert (await ben_board.next("state"))["game"]["id"] != game_id
+                error = await watcher.next("error")
+                async with asyncio.timeout(TIMEOUT):
+                    with pytest.raises(websockets.ConnectionClosed) as closed:
+                        while True:  # anything after the error frame would be a leak
+                            assert json.loads(await watcher.ws.recv())["type"] == "watchers"
+                closed_after = time.monotonic() - opened
+    return {"error": error["error"], "code": closed.value.rcvd.code, "seconds": closed_after}
+
+
+def test_a_spectator_who_opens_the_deal_on_another_process_stops_watching(servers):
+    pair, players, _ = servers
+    code = engine.format_code("N", 3000)  # a deal no other test here plays
+    seen = run_async(spectator_opens_the_deal_elsewhere((pair, players), code))
+    assert (seen["error"], seen["code"]) == ("playing_this_deal", 4003)
+    assert seen["seconds"] < 2, seen

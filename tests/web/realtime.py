@@ -4,8 +4,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
+from django.utils import timezone
 
 from game import services
+from game.models import RaceEntry, RaceRoom
+from game.realtime import races
 from h2h_site.asgi import application
 from tests.web.conftest import ORIGIN
 
@@ -58,3 +61,18 @@ def play(player, game_id: int, actions, first_seq: int = 1) -> None:
             player=player, game_id=game_id, seq=seq, target=action, selected=selected
         )
         selected = reply.state.selected
+
+
+@database_sync_to_async
+def started_race(*players, code: str) -> tuple[str, dict[str, int]]:
+    """A race of `code` between `players` (the first creates it), begun now: its room code,
+    and each racer's username with their race game's id."""
+    room = races.race_create(player=players[0], code=code)
+    for player in players[1:]:
+        races.race_join(player=player, room=room.room)
+    for player in players:
+        races.race_ready(player=player, room=room.room, ready=True)
+    RaceRoom.objects.filter(pk=room.pk).update(starts_at=timezone.now())
+    races.race_begin(room=room.room)
+    entries = RaceEntry.objects.filter(room=room).select_related("player")
+    return room.room, {entry.player.username: entry.game_id for entry in entries}

@@ -7,10 +7,12 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from django.test import Client
+from django.utils import timezone
 
 import h2h_site.asgi
 from game import engine, services
-from game.models import Game, Result
+from game.models import Game, RaceRoom, Result
+from game.realtime import races
 from tests.web.conftest import game_log, open_socket, reveals_stock, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -231,3 +233,38 @@ async def test_a_socket_connecting_after_midnight_ends_the_days_game(before_midn
     socket, first = await connected(cookie, code)
     assert first["game"]["status"] == "resigned" and first["game"]["result"]["board"] == "daily"
     await socket.disconnect()
+
+
+async def refused(cookie, code) -> tuple[str, int]:
+    socket = await open_socket(h2h_site.asgi.application, code, cookie)
+    error = (await socket.receive_json_from())["error"]
+    return error, (await socket.receive_output())["code"]
+
+
+async def test_a_racer_waiting_in_a_lobby_cannot_open_its_deal_until_the_start(
+    player, rival, rival_cookie
+):
+    room = await database_sync_to_async(races.race_create)(player=player, code=CODE)
+    await database_sync_to_async(races.race_join)(player=rival, room=room.room)
+    for code in (CODE, CODE.lower()):  # a typed variant of the code is the same deal
+        assert await refused(rival_cookie, code) == ("race_lobby", 4003)
+    assert await database_sync_to_async(Game.objects.filter(code=CODE).count)() == 0
+    socket, other_deal = await connected(rival_cookie, "HH1-N-AAAAAAD")
+    assert other_deal["game"]["code"] == "HH1-N-AAAAAAD"  # other deals are open as ever
+    await socket.disconnect()
+    await database_sync_to_async(_started)(room, player, rival)
+    socket, race_game = await connected(rival_cookie)
+    assert race_game["game"]["started_at"] == await _start_of(room)
+    await socket.disconnect()
+
+
+def _started(room, *racers) -> None:
+    for racer in racers:
+        races.race_ready(player=racer, room=room.room, ready=True)
+    RaceRoom.objects.filter(pk=room.pk).update(starts_at=timezone.now())
+    races.race_begin(room=room.room)
+
+
+@database_sync_to_async
+def _start_of(room) -> str:
+    return RaceRoom.objects.get(pk=room.pk).starts_at.isoformat()

@@ -10,6 +10,7 @@ from django.test import Client
 
 from game import daily, engine, services
 from game.models import Game, Result
+from game.realtime import races
 from tests.web.conftest import reveals_stock
 
 pytestmark = pytest.mark.django_db
@@ -137,3 +138,11 @@ def test_a_page_after_midnight_ends_the_days_game_and_opens_practice(
     assert game["id"] != ranked["id"] and game["practice"] and not game["awaiting_start"]
     assert Result.objects.get(game_id=ranked["id"]).ranked
     assert Game.objects.get(pk=ranked["id"]).status == "resigned"
+
+
+def test_a_racer_waiting_in_a_lobby_is_told_the_deal_opens_at_the_start(logged_in, player, rival):
+    room = races.race_create(player=rival, code=CODE)
+    races.race_join(player=player, room=room.room)
+    response = logged_in.get(f"/play/{CODE}/", headers={"accept-language": "en"})
+    assert response.status_code == 403 and "waiting to race this deal" in response.content.decode()
+    assert not Game.objects.filter(code=CODE).exists()

@@ -131,3 +131,17 @@ def test_the_home_page_and_todays_board_carry_the_live_hooks(client):
     assert (
         'data-live-ws="/ws/live/all-time/"' in client.get("/leaderboard/all-time/").content.decode()
     )
+
+
+def test_a_racers_page_links_no_race_game_while_the_race_runs(player, rival):
+    room = races.race_create(player=player, code=CODE)
+    races.race_join(player=rival, room=room.room)
+    for racer in (player, rival):
+        races.race_ready(player=racer, room=room.room, ready=True)
+    RaceRoom.objects.filter(pk=room.pk).update(starts_at=room.touched_at)
+    races.race_begin(room=room.room)
+    game = Game.objects.get(race_entry__room=room, player=rival)
+    services.game_resign(player=rival, game_id=game.pk)  # out early; Ann races on
+    page = Client().get("/players/Bea/").content.decode()
+    assert f"/replay/{game.pk}/" not in page and f"/watch/{game.pk}/" not in page
+    assert "racing" in page

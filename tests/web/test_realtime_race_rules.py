@@ -170,3 +170,26 @@ def test_a_race_still_being_played_is_not_idle(player, rival):
     RaceRoom.objects.filter(pk=room.pk).update(touched_at=timezone.now() - races.IDLE * 2)
     services.game_tap(player=player, game_id=game.pk, seq=1, target="stock")
     assert races.race_room(room=room.room).status == "running"
+
+
+def test_a_racer_may_open_the_rooms_deal_only_from_the_start_instant(player, rival):
+    room = races.race_create(player=player, code=CODE)
+    races.race_join(player=rival, room=room.room)
+    refused("race_lobby", races.race_lobby_check, player=rival, code=CODE.lower())
+    ready_all(room, [player, rival])  # counting down: the deal is still nobody's
+    refused("race_lobby", races.race_lobby_check, player=player, code=CODE)
+    RaceRoom.objects.filter(pk=room.pk).update(starts_at=timezone.now())
+    races.race_begin(room=room.room)
+    races.race_lobby_check(player=rival, code=CODE)  # the race game opens now
+    races.race_lobby_check(player=rival, code="HH1-N-AAAAAAD")  # never another deal
+
+
+def test_only_games_before_the_race_mark_a_racer_as_having_played_its_deal(player, rival):
+    services.game_resign(player=rival, game_id=services.game_open(player=rival, code=CODE).pk)
+    room = started_race(player, rival, CODE)
+    for racer in (player, rival):
+        game = Game.objects.get(race_entry__room=room, player=racer)
+        services.game_resign(player=racer, game_id=game.pk)
+    services.game_open(player=player, code=CODE)  # Ann plays it again after the race
+    entries = race_snapshot(room=RaceRoom.objects.get(pk=room.pk))["entries"]
+    assert {e["name"]: e["played_before"] for e in entries} == {"Ann": False, "Bea": True}

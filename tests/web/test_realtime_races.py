@@ -1,19 +1,28 @@
 """Race rooms over their sockets: lobby, countdown, live progress, the result table, rejoining."""
 
+import re
 from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.test import Client
 
 import h2h_site.asgi
 from game.models import Game, Result
 from game.presence import CLOSE_LOGGED_OUT, player_group
 from game.realtime import races
 from tests.web.conftest import open_socket, reveals_stock
-from tests.web.realtime import connect, frame_of, fresh_channel_layer  # noqa: F401  (the fixture)
+from tests.web.realtime import (  # noqa: F401  (the fixture)
+    connect,
+    frame_of,
+    fresh_channel_layer,
+    resign,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+CODE = "HH1-N-AAAAAAC"
 
 
 @pytest.fixture(autouse=True)
@@ -201,3 +210,24 @@ async def test_logging_out_closes_the_room_socket(player, player_cookie):
     layer = get_channel_layer()
     await layer.group_send(player_group(player_id=player.pk), {"type": "player.logout"})
     assert (await socket.receive_output())["code"] == CLOSE_LOGGED_OUT
+
+
+async def test_a_racer_who_played_the_deal_before_may_race_it_and_everyone_sees_so(
+    player, rival, player_cookie, rival_cookie
+):
+    await resign(rival, CODE)  # Bea knows the deal
+    room = await new_room(player, CODE)
+    onlooker = await connect(f"/ws/race/{room}/")
+    await frame_of(onlooker, "room")
+    ann, bea, started = await lobby_of_two(player_cookie, rival_cookie, room)
+    seen = await room_until(onlooker, lambda f: f["version"] >= started["version"])
+    for frame in (started, seen):
+        assert (entry(frame, "Bea")["played_before"], entry(frame, "Ann")["played_before"]) == (
+            True,
+            False,  # her race game is no game before the race
+        )
+    page = (await database_sync_to_async(Client().get)(f"/race/{room}/")).content.decode()
+    marks = re.findall(r'data-slot="played_before" title="[^"]*"( hidden)?>', page)
+    assert sorted(marks) == ["", " hidden", " hidden"]  # Bea's row; Ann's, and the empty row
+    for socket in (ann, bea, onlooker):
+        await socket.disconnect()

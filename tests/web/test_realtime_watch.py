@@ -2,24 +2,34 @@
 the player hears how many watch; today's deal and one's own deal stay unwatchable."""
 
 import datetime
+import json
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
+from django.test import AsyncClient
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import h2h_site.asgi
-from game import daily, services
+from game import daily, engine, services
 from game.models import DailyDeal, Game
+from game.realtime import races
 from game.realtime.watching import spectator_snapshot
-from tests.web.conftest import game_log, open_socket, reveals_stock
-from tests.web.realtime import connect, frame_of, fresh_channel_layer, resign  # noqa: F401  (the fixture)
+from tests.web.conftest import game_log, open_socket, reveals_stock, session_cookie
+from tests.web.realtime import (  # noqa: F401  (the fixture)  # noqa: F401  (the fixture)
+    connect,
+    frame_of,
+    fresh_channel_layer,
+    resign,
+    started_race,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CODE = "HH1-N-AAAAAAC"
+OTHER_CODE = engine.format_code("N", 7)
 
 
 @pytest.fixture(autouse=True)
@@ -198,3 +208,102 @@ def test_a_past_daily_deal_may_be_watched(player, db):
     from game.realtime.watching import watch_refusal
 
     assert watch_refusal(viewer=AnonymousUser(), game=game) is None
+
+
+async def test_nobody_but_its_racer_watches_or_replays_a_race_game_while_the_race_runs(
+    player, player_cookie, rival, rival_cookie, make_player
+):
+    outsider = await database_sync_to_async(make_player)("cid")
+    outsider_cookie = await database_sync_to_async(session_cookie)(outsider)
+    room, games = await started_race(player, rival, code=CODE)
+    await database_sync_to_async(_resign)(rival, games["bea"])  # Bea is out; Ann races on
+    others = {
+        "ann": (None, rival_cookie, outsider_cookie),
+        "bea": (None, player_cookie, outsider_cookie),
+    }
+    for racer, game_id in games.items():
+        for cookie in others[racer]:
+            assert await refusal(f"/ws/watch/{game_id}/", cookie) == ("race_running", 4003)
+    for cookie in others["bea"]:  # her stock order would help Ann, who races on
+        for path in (f"/replay/{games['bea']}/", f"/replay/{games['bea']}/steps/"):
+            assert (await _get(path, cookie)).status_code == 403
+    assert json.loads((await _get(f"/replay/{games['bea']}/steps/")).content)["error"] == (
+        "race_running"
+    )
+    onlooker = await connect(f"/ws/race/{room}/")
+    table = (await frame_of(onlooker, "room"))["entries"]
+    assert [(e["watch_url"], e["replay_url"]) for e in table] == [(None, None)] * 2
+    own = await connect(f"/ws/watch/{games['ann']}/", player_cookie)
+    assert (await frame_of(own, "state"))["game"]["id"] == games["ann"]  # her own, as ever
+    await frame_of(own, "watchers")  # counted: SQLite's shared cache refuses a write meanwhile
+
+    await database_sync_to_async(_resign)(player, games["ann"])  # every racer has finished
+    final = (await frame_of(onlooker, "room"))["entries"]
+    assert all(e["replay_url"] == f"/replay/{e['game']}/" for e in final)
+    watcher = await connect(f"/ws/watch/{games['bea']}/", outsider_cookie)
+    assert (await frame_of(watcher, "state"))["game"]["status"] == "resigned"
+    await frame_of(watcher, "watchers")
+    assert (await _get(f"/replay/{games['bea']}/steps/")).status_code == 200
+    for socket in (onlooker, own, watcher):
+        await socket.disconnect()
+
+
+async def _get(path: str, cookie: str | None = None):
+    """A page as a browser with the Cookie header `cookie` gets it."""
+    client = AsyncClient()
+    if cookie:
+        client.cookies.load(cookie)
+    return await client.get(path)
+
+
+async def stopped_watching(watcher) -> None:
+    """The watch socket says why and closes, and nothing of the game follows."""
+    assert (await frame_of(watcher, "error"))["error"] == "playing_this_deal"
+    assert (await watcher.receive_output())["code"] == 4003
+
+
+async def open_on_the_play_page(cookie: str) -> None:
+    assert (await _get(f"/play/{CODE}/", cookie)).status_code == 200
+
+
+async def open_on_the_play_socket(cookie: str):
+    return (await playing(cookie))[0]
+
+
+@pytest.mark.parametrize("open_the_deal", [open_on_the_play_socket, open_on_the_play_page])
+async def test_a_spectator_who_opens_the_deal_stops_watching_it_at_once(
+    player_cookie, rival_cookie, open_the_deal
+):
+    board, greeting = await playing(player_cookie)
+    other_board, other = await playing(player_cookie, OTHER_CODE)
+    watcher = await connect(f"/ws/watch/{greeting['game']['id']}/", rival_cookie)
+    elsewhere = await connect(f"/ws/watch/{other['game']['id']}/", rival_cookie)
+    for socket in (watcher, elsewhere):
+        await frame_of(socket, "watchers")  # counted: no write of it is still under way
+    rival_board = await open_the_deal(rival_cookie)
+    await stopped_watching(watcher)
+    await board.send_json_to({"type": "tap", "seq": 1, "target": "stock"})
+    await frame_of(board, "state")
+    assert await watcher.receive_nothing()
+    await elsewhere.send_json_to({"type": "sync"})  # another deal's game: still watched
+    assert (await frame_of(elsewhere, "state"))["game"]["id"] == other["game"]["id"]
+    for socket in (board, other_board, watcher, elsewhere, rival_board):
+        if socket is not None:
+            await socket.disconnect()
+
+
+async def test_a_spectator_who_enters_a_race_of_the_deal_stops_watching_it(
+    player, player_cookie, rival, rival_cookie
+):
+    board, greeting = await playing(player_cookie)
+    path = f"/ws/watch/{greeting['game']['id']}/"
+    watcher = await connect(path, rival_cookie)
+    await frame_of(watcher, "watchers")
+    room = await database_sync_to_async(races.race_create)(player=rival, code=CODE)
+    await stopped_watching(watcher)
+    assert await refusal(path, rival_cookie) == ("playing_this_deal", 4003)
+    await database_sync_to_async(races.race_leave)(player=rival, room=room.room)
+    again = await connect(path, rival_cookie)  # out of the lobby: free to watch again
+    assert (await frame_of(again, "state"))["game"]["id"] == greeting["game"]["id"]
+    for socket in (board, watcher, again):
+        await socket.disconnect()

@@ -82,6 +82,10 @@ class RealtimeConsumer(LogoutClose, AsyncJsonWebsocketConsumer):
     async def refuse(self, error: GameError, close_code: int) -> None:
         """Accept only to say why, then close: a browser never sees a refused handshake's code."""
         await self.accept()
+        await self.close_saying(error, close_code)
+
+    async def close_saying(self, error: GameError, close_code: int) -> None:
+        """One error frame saying why, then the close."""
         await self.send_json(self.error_frame(error))
         await self.close(code=close_code)
 

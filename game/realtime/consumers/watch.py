@@ -4,6 +4,7 @@ from game.realtime import presence
 from game.realtime.consumers.base import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, RealtimeConsumer
 from game.realtime.db import db
 from game.realtime.errors import RealtimeError
+from game.realtime.groups import spectator_group
 from game.realtime.watching import game_to_watch, spectator_game, spectator_snapshot
 from game.services import game_group
 
@@ -13,12 +14,16 @@ class WatchConsumer(RealtimeConsumer):
 
     Every state frame is the whole public view, so a missed one costs nothing and a reconnect
     starts from a fresh snapshot. The player hears how many watch (presence.watch_opened).
+    A logged-in spectator who opens a game of the same deal stops watching at once
+    (game.realtime.spectators), whichever process serves the socket.
     """
 
     frames = {"sync": "send_snapshot"}
 
     async def connect(self) -> None:
         game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        if self.user.is_authenticated:  # before the check: a deal opened meanwhile is heard
+            await self.listen(spectator_group(player_id=self.user.pk))
         try:
             self.game = await db(game_to_watch)(viewer=self.user, game_id=game_id)
         except RealtimeError as error:
@@ -48,3 +53,13 @@ class WatchConsumer(RealtimeConsumer):
 
     async def game_watchers(self, message: dict) -> None:
         await self.send_json({"type": "watchers", "count": message["count"]})
+
+    async def spectator_opened_deal(self, message: dict) -> None:
+        """The spectator opened a game of a deal, or entered a race of it: if it is this game's
+        deal, no further move of it reaches them."""
+        game = self.__dict__.get("game")  # none: this socket was refused on connect
+        if game is None or message["code"] != game.code:
+            return
+        for group in self.groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.close_saying(RealtimeError("playing_this_deal"), CLOSE_FORBIDDEN)
