@@ -1,4 +1,4 @@
-"""The site's pages: DESIGN.md lists them; the play routes live in game.views.play."""
+"""The site's pages (docs/protocol.md lists them); the play routes live in game.views.play."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path

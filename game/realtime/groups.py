@@ -1,4 +1,4 @@
-"""Channel-layer group names of the realtime features (DESIGN.md, "Realtime").
+"""Channel-layer group names of the realtime features (docs/protocol.md, "Groups").
 
 A game's own group is `game.services.game_group`: its player's tabs, its spectators and the
 race rooms that follow it all listen there.
