@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.utils import timezone
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from game import ratelimit, services
 from game.models import Action, Game
@@ -229,7 +229,7 @@ async def live_board(server, address: str, sessionid: str | None = None):
 async def flooder(server, gate: asyncio.Semaphore):
     """(the socket, None) if it stayed open, else (None, (its error, its close code))."""
     async with gate:
-        ws, frame = await live_board(server, "127.0.0.3")
+        ws, frame = await handshake_again_if_dropped(server, "127.0.0.3")
         if frame["type"] == "board":
             return ws, None
         with pytest.raises(ConnectionClosed) as closed:
@@ -237,8 +237,20 @@ async def flooder(server, gate: asyncio.Semaphore):
         return None, (frame["error"], closed.value.rcvd.code)
 
 
+async def handshake_again_if_dropped(server, address: str, tries: int = 3):
+    """A flooder's board socket, asked again (as any flooder would) if daphne dropped the
+    handshake: on a loaded machine a burst of handshakes can outlast daphne's 5 s handshake
+    timeout, which says nothing about the cap."""
+    for _ in range(tries - 1):
+        try:
+            return await live_board(server, address)
+        except InvalidHandshake:
+            await asyncio.sleep(0.5)
+    return await live_board(server, address)
+
+
 async def flood_with_honest_players(server, players) -> dict:
-    gate = asyncio.Semaphore(50)  # handshakes at once: enough to overlap, loopback-sized
+    gate = asyncio.Semaphore(25)  # handshakes at once: enough to overlap, loopback-sized
     flood = asyncio.gather(*(flooder(server, gate) for _ in range(FLOOD)))
     started = time.monotonic()
     honest, first = await live_board(server, "127.0.0.4")  # while the flood goes on
