@@ -92,7 +92,8 @@ def step(state: State, action: object) -> tuple[State, StepEvent]:
     >>> event, step(state, "undo")[1], step(state, "help-off")[1]
     (<Event.DRAW: 'draw'>, 'undo', 'settings')
     """
-    # The action table is inlined, not parse_action called: replay runs this for every entry.
+    # The action table and the heart tap are inlined (no parse_action, no tap): replay runs this
+    # for every entry of every log it rebuilds.
     parsed = _ACTIONS.get(action) if type(action) is int or type(action) is str else None
     if type(parsed) is int:
         pos = state.pos
