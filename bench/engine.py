@@ -33,7 +33,7 @@ from game.engine import (
     tap,
     undo,
 )
-from game.engine.codes import SEED_SPACE, _deal
+from game.engine.codes import SEED_SPACE, shuffled_deal
 
 UNDO_SHARE = 0.05
 GAME_LENGTH = 300
@@ -93,7 +93,7 @@ def bench_replay(code: str, log: list[Any], cold: bool) -> float:
     runs = []
     for _ in range(200):
         if cold:
-            _deal.cache_clear()
+            shuffled_deal.cache_clear()
         start = time.perf_counter()
         replay(code, log)
         runs.append(time.perf_counter() - start)

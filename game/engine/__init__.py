@@ -1,6 +1,7 @@
 """Heart to Heart's rules as a pure Python package: no Django, no I/O, immutable values.
 
-A game is a deal code plus its actions; `replay` rebuilds any state from them.
+A game is a deal code plus its actions; `step` applies one action and `replay` rebuilds any
+state from them (docs/rules.md, "The engine").
 
 >>> state = new_game("HH1-N-AAAAAAM")
 >>> state, event = tap(state, 25)
@@ -12,8 +13,8 @@ A game is a deal code plus its actions; `replay` rebuilds any state from them.
 
 from .codes import DEFAULT_DEAL_KEY, deal_for_code, format_code, parse_code, random_code
 from .errors import EngineError, ParseError, RuleError
-from .moves import parse_target, set_placement_help, tap, undo
-from .replay import parse_action, replay
+from .moves import StepEvent, parse_action, parse_target, set_placement_help, step, tap, undo
+from .replay import replay
 from .solver import solve
 from .state import MISMATCH_CODE, MISMATCH_REASON, UNDO_LIMIT, Event, State, new_game
 from .view import free_positions, hints, playable_targets, possible_pairs, public_view
@@ -28,6 +29,7 @@ __all__ = [
     "ParseError",
     "RuleError",
     "State",
+    "StepEvent",
     "deal_for_code",
     "format_code",
     "free_positions",
@@ -43,6 +45,7 @@ __all__ = [
     "replay",
     "set_placement_help",
     "solve",
+    "step",
     "tap",
     "undo",
 ]

@@ -2,7 +2,8 @@
 
 A code is ``HH1-<kind>-<7 letters>``: the game, the deal algorithm's version, the kind (``N`` a
 normal game, ``D`` a daily deal) and a 26**7 seed. The deal comes from the whole canonical code
-through HMAC-SHA-256 under the deployment's deal key, so nobody can deal a deployment's codes
+through HMAC-SHA-256 under the deployment's deal key (the caller passes it; the engine reads no
+environment), so nobody can deal a deployment's codes
 offline from the open source, and the algorithm is written down so any implementation agrees.
 
 >>> parse_code(" hh1-n-aaaaaam ")
@@ -16,7 +17,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
-import os
 import re
 import secrets
 
@@ -24,7 +24,6 @@ from .errors import ParseError
 from .geometry import COPIES, PACK_SIZE, RANKS
 
 DEFAULT_DEAL_KEY = "heart-to-heart-public-development-deal-key"
-KEY_ENV = "H2H_DEAL_KEY"
 VERSION = 1
 KINDS = ("N", "D")
 SEED_LETTERS = 7
@@ -101,13 +100,14 @@ def random_code(kind: str = "N") -> str:
 
 
 def deal_key(key: str | bytes | None = None) -> bytes:
-    """The deal key as bytes: the given one, else H2H_DEAL_KEY, else the public default.
+    """The deal key as bytes: the given one, else the public development key (a deployment
+    passes its own, as the site passes settings.DEAL_KEY).
 
-    >>> deal_key("k")
-    b'k'
+    >>> deal_key("k"), deal_key() == DEFAULT_DEAL_KEY.encode()
+    (b'k', True)
     """
     if key is None:
-        key = os.environ.get(KEY_ENV) or DEFAULT_DEAL_KEY
+        key = DEFAULT_DEAL_KEY
     return key.encode("utf-8") if isinstance(key, str) else bytes(key)
 
 
@@ -118,21 +118,24 @@ def deal_for_code(code: str, key: str | bytes | None = None) -> tuple[int, ...]:
     >>> len(deal), sorted(set(deal)) == list(range(1, 14)), deal.count(7)
     (52, True, 4)
     """
-    return _deal(parse_code(code), deal_key(key))
+    return shuffled_deal(parse_code(code), deal_key(key))
 
 
 @functools.lru_cache(maxsize=4096)
-def _deal(code: str, key: bytes) -> tuple[int, ...]:
-    # Replays deal the same code again and again; the cache keeps that off the hot path.
+def shuffled_deal(code: str, key: bytes) -> tuple[int, ...]:
+    """The keyed Fisher-Yates shuffle of a canonical code (unchecked: deal_for_code checks).
+
+    Replays deal the same code again and again; the cache keeps that off the hot path.
+    """
     deck = [rank for rank in RANKS for _ in range(COPIES)]
-    words = _words(code, key)
+    words = WordStream(code, key)
     for i in range(PACK_SIZE - 1, 0, -1):
-        j = _below(i + 1, words)
+        j = uniform_below(i + 1, words)
         deck[i], deck[j] = deck[j], deck[i]
     return tuple(deck)
 
 
-def _below(n: int, words: _WordStream) -> int:
+def uniform_below(n: int, words: WordStream) -> int:
     """A uniform integer in [0, n): reject the top partial range of 32-bit words, so no bias."""
     limit = _WORD - _WORD % n
     while True:
@@ -141,7 +144,7 @@ def _below(n: int, words: _WordStream) -> int:
             return word % n
 
 
-class _WordStream:
+class WordStream:
     """Big-endian 32-bit words of HMAC-SHA-256(key, code || 0x00 || counter as 4 bytes BE)."""
 
     __slots__ = ("_code", "_key", "_counter", "_buffer", "_at")
@@ -162,7 +165,3 @@ class _WordStream:
         word = int.from_bytes(self._buffer[self._at : self._at + 4], "big")
         self._at += 4
         return word
-
-
-def _words(code: str, key: bytes) -> _WordStream:
-    return _WordStream(code, key)

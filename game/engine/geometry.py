@@ -1,9 +1,9 @@
 """Cards and the heart's geometry, computed once as data.
 
-The heart's rows hold 4, 6, 5, 4, 3, 2, 1 cards at half-card x offsets (RULES.md). A card at x is
-covered by the cards of the next row at x - 0.5 and x + 0.5 that exist. Positions are numbered
-1-25 row by row; sets of positions are bitmasks with bit p for position p (bit 0 unused), so a
-whole board question is a couple of integer operations.
+The heart's rows hold 4, 6, 5, 4, 3, 2, 1 cards at half-card x offsets (docs/rules.md, "Free
+cards"). A card at x is covered by the cards of the next row at x - 0.5 and x + 0.5 that exist.
+Positions are numbered 1-25 row by row; sets of positions are bitmasks with bit p for position p
+(bit 0 unused), so a whole board question is a couple of integer operations.
 
 >>> [position_of(1, 0.5), position_of(7, 2.5)]
 [1, 25]
@@ -23,7 +23,7 @@ PACK_SIZE = len(RANKS) * COPIES
 HEART_SIZE = 25
 RANK_LABELS = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
-# x offsets in card widths, row by row (RULES.md "Geometry implied by the above").
+# x offsets in card widths, row by row (docs/rules.md, "Free cards": the geometry it implies).
 ROWS: tuple[tuple[float, ...], ...] = (
     (0.5, 1.5, 3.5, 4.5),
     (0, 1, 2, 3, 4, 5),

@@ -23,8 +23,8 @@ True
 from __future__ import annotations
 
 from .geometry import ABOVE, ALL_POSITIONS_MASK, COPIES, HEART_SIZE, free_mask, iter_bits
-from .replay import Action
-from .state import new_game
+from .moves import Action
+from .state import PILE, TURNED, new_game
 
 # A removal: two heart positions, or one position and 0 meaning "with a card from the pile".
 Removal = tuple[int, int]
@@ -95,7 +95,7 @@ def solve(
     if removals is None:
         return None
     removals.reverse()
-    return _plan(removals, list(state.pos[2]), state.pos[3], state.dealt)
+    return _plan(removals, list(state.pos[PILE]), state.pos[TURNED], state.dealt)
 
 
 def _plan(

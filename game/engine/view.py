@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .geometry import POSITIONS, iter_bits
-from .state import State
+from .state import FREE, PILE, TURNED, State
 
 Hint = int | str
 
@@ -26,7 +26,7 @@ def free_positions(state: State) -> list[int]:
     >>> free_positions(new_game("HH1-N-AAAAAAM"))
     [25]
     """
-    return list(iter_bits(state.pos[1]))
+    return list(iter_bits(state.pos[FREE]))
 
 
 def playable_targets(state: State) -> list[int | str]:
@@ -39,10 +39,10 @@ def playable_targets(state: State) -> list[int | str]:
     """
     if state.won:
         return []
-    targets: list[int | str] = list(iter_bits(state.pos[1]))
-    if state.pos[3]:
+    targets: list[int | str] = list(iter_bits(state.pos[FREE]))
+    if state.pos[TURNED]:
         targets.append("waste")
-    if state.pos[2]:
+    if state.pos[PILE]:
         targets.append("stock")
     return targets
 
@@ -75,7 +75,7 @@ def hints(state: State) -> list[Hint]:
     if not state.placement_help:
         return []
     heart, top = state.dealt, state.waste_top
-    free = list(iter_bits(state.pos[1]))
+    free = list(iter_bits(state.pos[FREE]))
     ranks = [heart[p] for p in free]
     marked: list[Hint] = [
         p for p, r in zip(free, ranks, strict=True) if r == top or ranks.count(r) > 1
@@ -86,7 +86,7 @@ def hints(state: State) -> list[Hint]:
 
 
 def public_view(state: State) -> dict[str, Any]:
-    """The JSON-ready view DESIGN.md defines; it never reveals the stock order.
+    """The JSON-ready view (docs/protocol.md, "The view"); it never reveals the stock order.
 
     >>> from game.engine import new_game
     >>> sorted(public_view(new_game("HH1-N-AAAAAAM")))  # doctest: +NORMALIZE_WHITESPACE

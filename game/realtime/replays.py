@@ -30,11 +30,11 @@ def replay_steps(*, game: Game, start: int = 0, count: int = CHUNK) -> dict:
         return {"total": total, "start": start, "steps": []}
     state = engine.new_game(game.code, key=settings.DEAL_KEY)
     for action in _actions_before(game, start - 1):
-        state, _ = _apply(state, action)
+        state, _ = engine.step(state, action)
     steps = [_step(0, None, None, 0, state)] if start == 0 else []
     for index, action, at in _rows(game, first=max(start - 1, 0), end=start + count - 1):
-        state, event = _apply(state, action)
-        steps.append(_step(index + 1, action, event, _ms(game.started_at, at), state))
+        state, event = engine.step(state, action)
+        steps.append(_step(index + 1, action, str(event), _ms(game.started_at, at), state))
     return {"total": total, "start": start, "steps": steps}
 
 
@@ -49,17 +49,6 @@ def _rows(game: Game, *, first: int, end: int) -> list[tuple]:
     """(index, action, at) of the log entries first..end-1."""
     rows = game.actions.filter(index__gte=first, index__lt=end).order_by("index")
     return list(rows.values_list("index", "action", "at"))
-
-
-def _apply(state: engine.State, action: str) -> tuple[engine.State, str]:
-    """One log entry, as replay applies it, with the event it made."""
-    parsed = engine.parse_action(action)
-    if parsed == "undo":
-        return engine.undo(state), "undo"
-    if parsed in ("help-on", "help-off"):
-        return engine.set_placement_help(state, parsed == "help-on"), "settings"
-    state, event = engine.tap(state, parsed)
-    return state, str(event)
 
 
 def _step(index: int, action, event, at_ms: int, state: engine.State) -> dict:

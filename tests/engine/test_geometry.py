@@ -50,8 +50,12 @@ def test_the_tip_is_the_only_free_card_at_the_start():
 
 
 def test_covers_is_the_inverse_of_covered_by():
+    # q in COVERS[p] exactly when p in COVERED_BY[q]: checked both ways, so an extra or a missing
+    # bit on either side fails.
     for p in POSITIONS:
-        assert all(COVERED_BY[q] >> p & 1 for q in positions_in(COVERS[p]))
+        for q in POSITIONS:
+            assert COVERS[p] >> q & 1 == COVERED_BY[q] >> p & 1, (p, q)
+    assert COVERS[0] == COVERED_BY[0] == 0
 
 
 def test_a_card_becomes_free_once_every_card_covering_it_is_removed():

@@ -18,6 +18,7 @@ from game.engine import (
     tap,
     undo,
 )
+from game.engine.state import PILE
 
 codes = st.builds(format_code, st.sampled_from("ND"), st.integers(0, 26**7 - 1))
 choices = st.lists(st.integers(0, 2**16), max_size=150)
@@ -68,7 +69,7 @@ def test_cards_are_conserved_across_heart_stock_waste_and_removed(code, picks):
 
 
 def _undid_a_pair(before, after):
-    return after.pos[0] != before.pos[0] or len(after.pos[2]) != len(before.pos[2])
+    return after.removed != before.removed or len(after.pos[PILE]) != len(before.pos[PILE])
 
 
 @settings(max_examples=150, deadline=None)

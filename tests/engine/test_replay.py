@@ -2,7 +2,17 @@
 
 import pytest
 
-from game.engine import ParseError, RuleError, new_game, parse_action, replay, tap, undo
+from game.engine import (
+    Event,
+    ParseError,
+    RuleError,
+    new_game,
+    parse_action,
+    replay,
+    step,
+    tap,
+    undo,
+)
 
 from .pictures import SEED_DEAL
 
@@ -55,3 +65,29 @@ def test_parse_action_accepts_every_logged_form():
     assert [parse_action(a) for a in logged] == [1, 25, *logged[2:]]
     with pytest.raises(ParseError):
         parse_action(False)
+
+
+def test_each_step_reaches_the_replay_of_the_log_so_far_and_says_what_it_did():
+    log = ["stock", "stock", 25, "waste", "23", "undo", "help-off", 25, "23", 25, "help-on", 1]
+    state, events = new_game(SEED_DEAL), []
+    for n, action in enumerate(log, start=1):
+        state, event = step(state, action)
+        events.append(event)
+        assert state == replay(SEED_DEAL, log[:n])
+    assert events == [
+        Event.DRAW, Event.DRAW, Event.SELECTED, Event.PAIR, Event.SELECTED, "undo", "settings",
+        Event.SELECTED, Event.NONE, Event.DESELECTED, "settings", Event.NONE,
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("bad", [0, 26, "26", "Stock", "redo", True, 3.0, None, ["stock"]])
+def test_a_step_refuses_a_bad_entry_and_loses_nothing(bad):
+    start = new_game(SEED_DEAL)
+    with pytest.raises(ParseError, match="not an action"):
+        step(start, bad)
+    assert start == new_game(SEED_DEAL)
+
+
+def test_a_step_that_undoes_nothing_is_a_rule_error():
+    with pytest.raises(RuleError):
+        step(new_game(SEED_DEAL), "undo")

@@ -1,7 +1,7 @@
 """Stock and waste: draws, redeals in the same order, unlimited, each one move."""
 
 from game.engine import Event, new_game, public_view, tap
-from game.engine.state import _make
+from game.engine.state import make_state
 
 from .pictures import SEED_DEAL, play
 
@@ -56,6 +56,6 @@ def test_only_the_waste_top_can_be_played():
 def test_a_tap_on_an_empty_stock_with_an_empty_waste_does_nothing():
     # Unreachable in play (27 pile cards, only 25 heart cards to pair them with), but defined.
     start = new_game(SEED_DEAL)
-    empty = _make(None, start.dealt, (0, 1 << 25, (), 0, 0, True), 25, (), 0, True, False)
+    empty = make_state(None, start.dealt, (0, 1 << 25, (), 0, 0, True), 25, (), 0, True, False)
     assert tap(empty, "stock") == (empty, Event.NONE)
     assert tap(empty, "waste") == (empty, Event.NONE)

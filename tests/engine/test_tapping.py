@@ -1,4 +1,4 @@
-"""Tapping, as RULES.md says, including its "where the rules are silent" readings."""
+"""Tapping, as docs/rules.md says, including its "where the rules are silent" readings."""
 
 import pytest
 

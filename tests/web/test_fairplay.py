@@ -102,4 +102,6 @@ def test_solver_bots_at_the_rate_limit_are_flagged_and_simulated_people_are_not(
 
 
 def test_the_modules_examples_hold():
-    assert doctest.testmod(fairplay).failed == 0
+    # attempted too: a module whose examples were lost would otherwise pass with none run
+    result = doctest.testmod(fairplay)
+    assert result.attempted > 0 and result.failed == 0

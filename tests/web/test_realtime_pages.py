@@ -5,6 +5,7 @@ import json
 import re
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from game import engine, services
@@ -90,7 +91,8 @@ def played(player):
 def test_the_watch_page_shows_the_players_view_and_nothing_more(played, rival):
     page = logged_in(rival).get(f"/watch/{played.pk}/").content.decode()
     snapshot = json_script(page, "watch-snapshot")
-    assert snapshot["view"] == engine.public_view(engine.replay(CODE, ["stock"] * 3))
+    stored = engine.replay(CODE, ["stock"] * 3, key=settings.DEAL_KEY)
+    assert snapshot["view"] == engine.public_view(stored)
     assert snapshot["player"] == "Ann" and "last_seq" not in snapshot["game"]
     assert f'data-ws-path="/ws/watch/{played.pk}/"' in page
     assert not reveals_stock(page, CODE)

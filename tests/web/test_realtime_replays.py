@@ -77,6 +77,21 @@ def long_game(player) -> Game:
     return game
 
 
+def test_an_undo_and_a_settings_change_are_steps_of_their_own(player):
+    game = services.game_open(player=player, code="HH1-N-AAAAAAC")
+    log = ["stock", "undo", "help-off", "stock"]
+    now = timezone.now()
+    Action.objects.bulk_create(
+        Action(game=game, index=i, action=action, at=now) for i, action in enumerate(log)
+    )
+    Game.objects.filter(pk=game.pk).update(action_count=len(log))
+    services.game_resign(player=player, game_id=game.pk)
+    game.refresh_from_db()
+    steps = replay_steps(game=game)["steps"]
+    assert [step["event"] for step in steps] == [None, "draw", "undo", "settings", "draw"]
+    assert [step["view"]["moves"] for step in steps] == [0, 1, 0, 0, 1]
+
+
 def rows_read(queries) -> list[tuple[int, int]]:
     """(rows, columns) each captured query read, found by running it again."""
     shapes = []
