@@ -101,7 +101,7 @@ class StoredGame:
     day_over: bool = False  # its day ended before it did: every action is refused day_over
 
     @classmethod
-    def of(cls, game: Game, **fields):
+    def of(cls, game: Game):
         """The game of this row, its log replayed."""
         state = game_replay(game=game)
         return cls(
@@ -112,7 +112,6 @@ class StoredGame:
             count=game.action_count,
             day=game_day(game=game),
             day_over=game_day_over(game=game),
-            **fields,
         )
 
     @property
