@@ -198,9 +198,8 @@ def _tapped(state: engine.State, target, selected) -> Reply | Write:
     after, event = engine.tap(before, target)
     if not event.is_move:
         return Reply(after, event, None)
-    actions = [before.selected, target] if event == engine.Event.PAIR else [target]
-    won = Game.Status.WON if after.won else None
-    return Write(after, event, tuple(str(action) for action in actions), status=won)
+    actions = (str(before.selected), str(target)) if event == engine.Event.PAIR else (str(target),)
+    return Write(after, event, actions, status=Game.Status.WON if after.won else None)
 
 
 def _undone(state: engine.State) -> engine.State:
@@ -266,10 +265,18 @@ def _started(game_id: int, seq: int | None, at: datetime) -> dict | None:
 def applied(game: StoredGame, write: Write, seq: int | None, changes: dict) -> Reply:
     """`game` once `write` is stored (with the info `changes` it made), and the reply."""
     game.state, game.count = write.state, game.count + len(write.actions)
-    kept = {"last_seq": seq or game.last_seq, "placement_help": write.state.placement_help}
-    game.info = game.info | changes | kept
+    game.info = {
+        **game.info,
+        **changes,
+        "last_seq": seq or game.last_seq,
+        "placement_help": write.state.placement_help,
+    }
     info = game.game()
-    view = engine.public_view(write.state)
-    news = {"process": PROCESS, "count": game.count, "event": str(write.event)}
-    news |= {"view": view, "game": info}
+    news = {
+        "process": PROCESS,
+        "count": game.count,
+        "event": str(write.event),
+        "view": engine.public_view(write.state),
+        "game": info,
+    }
     return Reply(_reselect(write.state, write.selected), write.event, info, news)
