@@ -26,7 +26,6 @@ from game.services.live import (
     live_undo,
 )
 from game.services.moves import (
-    Reply,
     game_new,
     game_resign,
     game_set_help,
@@ -34,6 +33,7 @@ from game.services.moves import (
     game_tap,
     game_undo,
 )
+from game.services.play import Reply
 from game.services.results import result_rank
 
 __all__ = [

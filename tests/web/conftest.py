@@ -2,16 +2,18 @@
 
 import datetime
 import re
+from types import SimpleNamespace
 
 import pytest
 import time_machine
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from game import daily, engine
+from game import daily, engine, services
 from game.models import Game, Profile
 
 ORIGIN = b"http://testserver"
@@ -114,3 +116,60 @@ def before_midnight(settings):
     with time_machine.travel(midnight - datetime.timedelta(minutes=5), tick=True) as clock:
         clock.midnight = midnight
         yield clock
+
+
+class SocketActions:
+    """The play actions as a socket makes them (services.live_*, then live_publish), on the
+    game opened as its socket opens it: the use cases' tests call these and the pages' alike."""
+
+    def start(self, **arguments):
+        return self._made(services.live_start, **arguments)
+
+    def tap(self, **arguments):
+        return self._made(services.live_tap, **arguments)
+
+    def undo(self, **arguments):
+        return self._made(services.live_undo, **arguments)
+
+    def resign(self, **arguments):
+        return self._made(services.live_resign, **arguments)
+
+    def set_help(self, **arguments):
+        return self._made(services.live_set_help, **arguments)
+
+    @staticmethod
+    def _made(action, **arguments):
+        return async_to_sync(_made_on_its_socket)(action, **arguments)
+
+
+async def _made_on_its_socket(action, *, player, game_id: int, **arguments):
+    code = await database_sync_to_async(lambda: Game.objects.get(pk=game_id).code)()
+    live = await services.live_open(player=player, code=code, channel="test-socket")
+    try:
+        assert live.id == game_id, "the socket of a code shows the player's latest game of it"
+        reply = await action(live, player=player, **arguments)
+        await services.live_publish(live, reply, origin="test-socket")
+        return reply
+    finally:
+        services.live_close(live, channel="test-socket")
+
+
+PAGE_ACTIONS = SimpleNamespace(
+    start=services.game_start,
+    tap=services.game_tap,
+    undo=services.game_undo,
+    resign=services.game_resign,
+    set_help=services.game_set_help,
+)
+
+
+@pytest.fixture(
+    params=[
+        pytest.param("socket", marks=pytest.mark.django_db(transaction=True)),
+        "page",
+    ]
+)
+def way(request):
+    """Each play action the way a socket makes it, then the way a page or a race does: one
+    path, reached from the event loop or from the caller's transaction."""
+    return SocketActions() if request.param == "socket" else PAGE_ACTIONS

@@ -115,14 +115,14 @@ def refusal(action) -> str:
     return caught.value.code
 
 
-def test_the_ranked_game_shows_no_card_and_runs_no_clock_until_start(today, player):
+def test_the_ranked_game_shows_no_card_and_runs_no_clock_until_start(way, today, player):
     game = services.game_daily_open(player=player)
     before = services.game_snapshot(game=game)
     assert before["game"] | {"started_at": None, "awaiting_start": True} == before["game"]
     assert before["view"]["heart"] is None and before["view"]["waste"]["top"] is None
     assert before["view"]["hints"] == [] and not reveals_stock(str(before), game.code)
     assert services.game_daily_open(player=player).started_at is None  # a reload starts nothing
-    reply = services.game_start(player=player, game_id=game.pk, seq=1)
+    reply = way.start(player=player, game_id=game.pk, seq=1)
     game.refresh_from_db()
     assert reply.event == "start" and reply.game["started_at"] == game.started_at.isoformat()
     assert abs(timezone.now() - game.started_at) < datetime.timedelta(seconds=5)
@@ -131,25 +131,25 @@ def test_the_ranked_game_shows_no_card_and_runs_no_clock_until_start(today, play
     assert reply.game["last_seq"] == 1 and game.action_count == 0
 
 
-def test_every_action_before_the_start_is_refused_not_started(today, player):
+def test_every_action_before_the_start_is_refused_not_started(way, today, player):
     game = services.game_daily_open(player=player)
     for action in (
-        lambda: services.game_tap(player=player, game_id=game.pk, seq=1, target="stock"),
-        lambda: services.game_undo(player=player, game_id=game.pk, seq=1),
-        lambda: services.game_resign(player=player, game_id=game.pk, seq=1),
-        lambda: services.game_set_help(player=player, game_id=game.pk, seq=1, on=False),
+        lambda: way.tap(player=player, game_id=game.pk, seq=1, target="stock"),
+        lambda: way.undo(player=player, game_id=game.pk, seq=1),
+        lambda: way.resign(player=player, game_id=game.pk, seq=1),
+        lambda: way.set_help(player=player, game_id=game.pk, seq=1, on=False),
     ):
         assert refusal(action) == "not_started"
     game.refresh_from_db()
     assert (game.status, game.last_seq, game.action_count, game.started_at) == ("open", 0, 0, None)
 
 
-def test_start_on_a_started_game_replies_its_state_and_changes_nothing(today, player):
+def test_start_on_a_started_game_replies_its_state_and_changes_nothing(way, today, player):
     game = services.game_daily_open(player=player)
-    services.game_start(player=player, game_id=game.pk, seq=1)
-    services.game_tap(player=player, game_id=game.pk, seq=2, target="stock")
+    way.start(player=player, game_id=game.pk, seq=1)
+    way.tap(player=player, game_id=game.pk, seq=2, target="stock")
     started_at = Game.objects.get(pk=game.pk).started_at
-    again = services.game_start(player=player, game_id=game.pk, seq=3)
+    again = way.start(player=player, game_id=game.pk, seq=3)
     assert again.event == "start" and again.state.moves == 1 and again.game["last_seq"] == 2
     assert Game.objects.get(pk=game.pk).started_at == started_at
 
@@ -185,13 +185,13 @@ def test_a_new_game_leaves_an_unstarted_ranked_game_waiting(today, player):
 
 
 def test_a_started_game_open_at_midnight_ends_resigned_and_ranked_at_midnight(
-    before_midnight, player
+    way, before_midnight, player
 ):
     game = services.game_daily_open(player=player)
-    services.game_start(player=player, game_id=game.pk, seq=1)
-    services.game_tap(player=player, game_id=game.pk, seq=2, target="stock")
+    way.start(player=player, game_id=game.pk, seq=1)
+    way.tap(player=player, game_id=game.pk, seq=2, target="stock")
     before_midnight.move_to(before_midnight.midnight + datetime.timedelta(seconds=1))
-    tap = lambda seq: services.game_tap(player=player, game_id=game.pk, seq=seq, target="stock")  # noqa: E731
+    tap = lambda seq: way.tap(player=player, game_id=game.pk, seq=seq, target="stock")  # noqa: E731
     assert refusal(lambda: tap(3)) == "day_over"
     assert refusal(lambda: tap(4)) == "day_over"  # and ever after
     game.refresh_from_db()
@@ -203,25 +203,23 @@ def test_a_started_game_open_at_midnight_ends_resigned_and_ranked_at_midnight(
     call_command("audit_results", stdout=io.StringIO())  # the replay agrees with the result
 
 
-def test_a_game_never_started_by_midnight_ends_with_no_result(before_midnight, player):
+def test_a_game_never_started_by_midnight_ends_with_no_result(way, before_midnight, player):
     game = services.game_daily_open(player=player)
     before_midnight.move_to(before_midnight.midnight)
-    assert refusal(lambda: services.game_start(player=player, game_id=game.pk, seq=1)) == (
-        "day_over"
-    )
+    assert refusal(lambda: way.start(player=player, game_id=game.pk, seq=1)) == "day_over"
     game.refresh_from_db()
     assert (game.status, game.started_at) == ("resigned", None)
     assert not Result.objects.exists()
     assert services.game_open(player=player, code=game.code).pk != game.pk  # practice now
 
 
-def test_a_game_finished_before_midnight_stays_as_it_was(before_midnight, player):
+def test_a_game_finished_before_midnight_stays_as_it_was(way, before_midnight, player):
     game = services.game_daily_open(player=player)
-    services.game_start(player=player, game_id=game.pk, seq=1)
-    services.game_resign(player=player, game_id=game.pk, seq=2)
+    way.start(player=player, game_id=game.pk, seq=1)
+    way.resign(player=player, game_id=game.pk, seq=2)
     finished_at = Game.objects.get(pk=game.pk).finished_at
     before_midnight.move_to(before_midnight.midnight + datetime.timedelta(hours=1))
-    tap = lambda: services.game_tap(player=player, game_id=game.pk, seq=3, target="stock")  # noqa: E731
+    tap = lambda: way.tap(player=player, game_id=game.pk, seq=3, target="stock")  # noqa: E731
     assert refusal(tap) == "game_over"
     assert Game.objects.get(pk=game.pk).finished_at == finished_at
 

@@ -7,11 +7,13 @@ another server writing meanwhile by the synchronous services.
 import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.test import Client
 
+import h2h_site.asgi
 from game import engine, services
 from game.services import GameError, live
 from game.services.appends import Append, appends_store
-from tests.web.conftest import game_log
+from tests.web.conftest import game_log, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -126,3 +128,28 @@ async def test_a_group_commit_stores_each_move_whose_game_did_not_move(player, r
     assert await game_log(theirs.id) == (0, 0, [])
     services.live_close(mine, channel="tab-1")
     services.live_close(theirs, channel="tab-2")
+
+
+async def next_state(socket) -> dict:
+    while (frame := await socket.receive_json_from()).get("type") != "state":
+        pass
+    return frame
+
+
+async def test_a_page_ending_a_game_a_socket_plays_ends_it_for_that_socket(player, player_cookie):
+    """The real application and the real page: one log, whichever way a move came in."""
+    socket = await open_socket(h2h_site.asgi.application, CODE, player_cookie)
+    game_id = (await next_state(socket))["game"]["id"]
+    await socket.send_json_to({"type": "tap", "seq": 1, "target": "stock"})
+    assert (await next_state(socket))["event"] == "draw"
+    page = Client()
+    await database_sync_to_async(page.force_login)(player)
+    response = await database_sync_to_async(page.post)("/play/new/", {"ending": game_id})
+    assert response.status_code == 302
+    heard = await next_state(socket)  # the page's resignation, published once it committed
+    assert heard["event"] == "resign" and heard["game"]["status"] == "resigned"
+    await socket.send_json_to({"type": "tap", "seq": 2, "target": "stock"})
+    refused = await socket.receive_json_from()
+    assert refused["type"] == "error" and refused["error"] == "game_over"
+    assert await game_log(game_id) == (1, 1, ["stock"])
+    await socket.disconnect()

@@ -1,4 +1,7 @@
-"""The use cases: opening games, taps, undo, help, resign, new game, results and their rank."""
+"""The use cases: opening games, taps, undo, help, resign, new game, results and their rank.
+
+The play actions' tests run each action the way a socket makes it and the way a page does
+(the `way` fixture): one path, reached two ways."""
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -14,6 +17,7 @@ from game import engine, services
 from game.models import Action, Game, Result, ResultFlag
 from game.services import GameError, appends
 from game.services.dbthread import MAX_BATCH
+from tests.web.conftest import PAGE_ACTIONS
 
 pytestmark = pytest.mark.django_db
 
@@ -25,11 +29,11 @@ def log(game):
     return game.last_seq, game.action_count, list(game.actions.values_list("action", flat=True))
 
 
-def play(player, game, actions, first_seq=1):
-    """Tap each action of a plan in turn; the last reply."""
+def play(way, player, game, actions, first_seq=1):
+    """Tap each action of a plan in turn, the `way` a socket or a page does; the last reply."""
     reply = None
     for seq, action in enumerate(actions, start=first_seq):
-        reply = services.game_tap(
+        reply = way.tap(
             player=player,
             game_id=game.pk,
             seq=seq,
@@ -53,58 +57,58 @@ def test_a_malformed_code_is_a_bad_code_error_naming_the_problem(player):
     assert not Game.objects.exists()
 
 
-def test_a_selection_writes_nothing_and_a_draw_is_stored_with_its_seq(player):
+def test_a_selection_writes_nothing_and_a_draw_is_stored_with_its_seq(way, player):
     game = services.game_open(player=player, code=CODE)
-    reply = services.game_tap(player=player, game_id=game.pk, seq=1, target=25)
+    reply = way.tap(player=player, game_id=game.pk, seq=1, target=25)
     assert reply.event == "selected" and reply.game is None and log(game) == (0, 0, [])
-    reply = services.game_tap(player=player, game_id=game.pk, seq=2, target="stock", selected=25)
+    reply = way.tap(player=player, game_id=game.pk, seq=2, target="stock", selected=25)
     assert reply.event == "draw" and reply.state.selected is None
     assert log(game) == (2, 1, ["stock"]) and reply.game["last_seq"] == 2
 
 
-def test_a_pair_is_stored_as_the_selected_target_then_the_completing_one(player, winnable):
+def test_a_pair_is_stored_as_the_selected_target_then_the_completing_one(way, player, winnable):
     code, plan = winnable
     game = services.game_open(player=player, code=code)
     first_pair = next(i for i, action in enumerate(plan) if action != "stock")
-    reply = play(player, game, plan[: first_pair + 2])
+    reply = play(way, player, game, plan[: first_pair + 2])
     assert reply.event == "pair"
     assert log(game)[2] == [str(action) for action in plan[: first_pair + 2]]
     assert engine.replay(code, log(game)[2], key=settings.DEAL_KEY) == reply.state
 
 
-def test_a_mismatch_moves_the_selection_and_stores_nothing(player):
+def test_a_mismatch_moves_the_selection_and_stores_nothing(way, player):
     game = services.game_open(player=player, code=CODE)
-    reply = services.game_tap(player=player, game_id=game.pk, seq=1, target="waste", selected=25)
+    reply = way.tap(player=player, game_id=game.pk, seq=1, target="waste", selected=25)
     assert reply.event == "mismatch" and reply.state.selected == "waste"
     assert log(game) == (0, 0, [])
 
 
-def test_a_remembered_selection_that_is_no_longer_free_is_dropped(player):
+def test_a_remembered_selection_that_is_no_longer_free_is_dropped(way, player):
     game = services.game_open(player=player, code=CODE)
-    reply = services.game_tap(player=player, game_id=game.pk, seq=1, target=25, selected=1)
+    reply = way.tap(player=player, game_id=game.pk, seq=1, target=25, selected=1)
     assert reply.event == "selected" and reply.state.selected == 25
 
 
-def test_a_covered_card_is_the_event_none_not_an_error(player):
+def test_a_covered_card_is_the_event_none_not_an_error(way, player):
     game = services.game_open(player=player, code=CODE)
-    reply = services.game_tap(player=player, game_id=game.pk, seq=1, target=1)
+    reply = way.tap(player=player, game_id=game.pk, seq=1, target=1)
     assert reply.event == "none" and log(game) == (0, 0, [])
 
 
 @pytest.mark.parametrize("target", [0, 26, "26", "heart", None, True, 3.0, [1]])
-def test_a_target_out_of_range_or_of_the_wrong_type_is_refused(player, target):
+def test_a_target_out_of_range_or_of_the_wrong_type_is_refused(way, player, target):
     game = services.game_open(player=player, code=CODE)
     with pytest.raises(GameError) as caught:
-        services.game_tap(player=player, game_id=game.pk, seq=1, target=target)
+        way.tap(player=player, game_id=game.pk, seq=1, target=target)
     assert caught.value.code == "bad_target" and log(game) == (0, 0, [])
 
 
-def test_a_repeated_seq_is_applied_once(player):
+def test_a_repeated_seq_is_applied_once(way, player):
     game = services.game_open(player=player, code=CODE)
-    services.game_tap(player=player, game_id=game.pk, seq=5, target="stock")
+    way.tap(player=player, game_id=game.pk, seq=5, target="stock")
     for seq in (5, 4):
         with pytest.raises(GameError) as caught:
-            services.game_tap(player=player, game_id=game.pk, seq=seq, target="stock")
+            way.tap(player=player, game_id=game.pk, seq=seq, target="stock")
         assert caught.value.code == "duplicate_seq"
     assert log(game) == (5, 1, ["stock"])
 
@@ -124,51 +128,51 @@ def test_another_players_game_is_refused(player, rival):
     assert log(game) == (0, 0, []) and game.status == "open"
 
 
-def test_undo_is_stored_and_nothing_to_undo_is_an_error(player):
+def test_undo_is_stored_and_nothing_to_undo_is_an_error(way, player):
     game = services.game_open(player=player, code=CODE)
     with pytest.raises(GameError) as caught:
-        services.game_undo(player=player, game_id=game.pk, seq=1)
+        way.undo(player=player, game_id=game.pk, seq=1)
     assert caught.value.code == "cannot_undo"
-    services.game_tap(player=player, game_id=game.pk, seq=2, target="stock")
-    reply = services.game_undo(player=player, game_id=game.pk, seq=3)
+    way.tap(player=player, game_id=game.pk, seq=2, target="stock")
+    reply = way.undo(player=player, game_id=game.pk, seq=3)
     assert reply.event == "undo" and reply.state.undos == 1 and reply.state.moves == 0
     assert log(game) == (3, 2, ["stock", "undo"])
 
 
-def test_placement_help_is_stored_only_when_it_changes(player):
+def test_placement_help_is_stored_only_when_it_changes(way, player):
     game = services.game_open(player=player, code=CODE)
-    reply = services.game_set_help(player=player, game_id=game.pk, seq=1, on=True)
+    reply = way.set_help(player=player, game_id=game.pk, seq=1, on=True)
     assert reply.game is None and log(game) == (0, 0, [])
-    reply = services.game_set_help(player=player, game_id=game.pk, seq=2, on=False, selected=25)
+    reply = way.set_help(player=player, game_id=game.pk, seq=2, on=False, selected=25)
     assert reply.view["hints"] == [] and reply.state.selected == 25
     assert reply.game["placement_help"] is False and log(game) == (2, 1, ["help-off"])
     with pytest.raises(GameError) as caught:
-        services.game_set_help(player=player, game_id=game.pk, seq=3, on="no")
+        way.set_help(player=player, game_id=game.pk, seq=3, on="no")
     assert caught.value.code == "bad_setting"
 
 
-def test_a_game_whose_log_is_full_refuses_moves_but_undoes_and_resigns(player, settings):
+def test_a_game_whose_log_is_full_refuses_moves_but_undoes_and_resigns(way, player, settings):
     settings.ACTIONS_PER_GAME = 3
     game = services.game_open(player=player, code=CODE)
-    play(player, game, ["stock", "stock", "stock"])
+    play(way, player, game, ["stock", "stock", "stock"])
     refused = [
-        lambda: services.game_tap(player=player, game_id=game.pk, seq=4, target="stock"),
-        lambda: services.game_set_help(player=player, game_id=game.pk, seq=4, on=False),
+        lambda: way.tap(player=player, game_id=game.pk, seq=4, target="stock"),
+        lambda: way.set_help(player=player, game_id=game.pk, seq=4, on=False),
     ]
     for action in refused:
         with pytest.raises(GameError) as caught:
             action()
         assert caught.value.code == "too_many_moves"
-    assert services.game_tap(player=player, game_id=game.pk, seq=4, target=25).event == "selected"
-    services.game_undo(player=player, game_id=game.pk, seq=5)
-    services.game_resign(player=player, game_id=game.pk, seq=6)
+    assert way.tap(player=player, game_id=game.pk, seq=4, target=25).event == "selected"
+    way.undo(player=player, game_id=game.pk, seq=5)
+    way.resign(player=player, game_id=game.pk, seq=6)
     assert log(game) == (6, 4, ["stock", "stock", "stock", "undo"])
 
 
-def test_resigning_completes_the_game_with_the_replays_numbers(player):
+def test_resigning_completes_the_game_with_the_replays_numbers(way, player):
     game = services.game_open(player=player, code=CODE)
-    services.game_tap(player=player, game_id=game.pk, seq=1, target="stock")
-    reply = services.game_resign(player=player, game_id=game.pk, seq=2)
+    way.tap(player=player, game_id=game.pk, seq=1, target="stock")
+    reply = way.resign(player=player, game_id=game.pk, seq=2)
     result = Result.objects.get(game=game)
     assert reply.game["status"] == "resigned" and reply.game["result"]["rank"] == 1
     assert (result.won, result.score, result.moves, result.undos) == (False, 0, 1, 0)
@@ -176,31 +180,31 @@ def test_resigning_completes_the_game_with_the_replays_numbers(player):
     game.refresh_from_db()
     assert result.duration_ms == (game.finished_at - game.started_at) // timedelta(milliseconds=1)
     with pytest.raises(GameError) as caught:
-        services.game_tap(player=player, game_id=game.pk, seq=3, target="stock")
+        way.tap(player=player, game_id=game.pk, seq=3, target="stock")
     assert caught.value.code == "game_over"
 
 
-def test_winning_writes_the_result_in_the_same_transaction(player, winnable):
+def test_winning_writes_the_result_in_the_same_transaction(way, player, winnable):
     code, plan = winnable
     game = services.game_open(player=player, code=code)
     Game.objects.filter(pk=game.pk).update(started_at=game.started_at - timedelta(minutes=3))
-    reply = play(player, game, plan)
+    reply = play(way, player, game, plan)
     result = Result.objects.get(game=game)
     assert reply.state.won and reply.game["status"] == "won"
     assert (result.won, result.score, result.moves) == (True, 250, reply.state.moves)
     assert 180_000 <= result.duration_ms < 240_000
     assert reply.game["result"] | {"rank": 1, "of": 1, "board": "deal"} == reply.game["result"]
     with pytest.raises(GameError) as caught:
-        services.game_undo(player=player, game_id=game.pk, seq=len(plan) + 1)
+        way.undo(player=player, game_id=game.pk, seq=len(plan) + 1)
     assert caught.value.code == "game_over"
 
 
-def test_rank_follows_score_then_time_then_moves(player, rival, make_player, winnable):
+def test_rank_follows_score_then_time_then_moves(way, player, rival, make_player, winnable):
     code, plan = winnable
     slow, fast = (services.game_open(player=p, code=code) for p in (player, rival))
     Game.objects.filter(pk=slow.pk).update(started_at=slow.started_at - timedelta(hours=1))
-    play(player, slow, plan)
-    reply = play(rival, fast, plan)
+    play(way, player, slow, plan)
+    reply = play(way, rival, fast, plan)
     assert reply.game["result"]["rank"] == 1 and reply.game["result"]["of"] == 2
     quitter = make_player("cal")
     resigned = services.game_open(player=quitter, code=code)
@@ -251,7 +255,7 @@ def test_moves_are_broadcast_only_after_commit(player, django_capture_on_commit_
 
 def test_the_audit_agrees_with_honest_results_and_finds_a_forged_one(player, winnable, capsys):
     code, plan = winnable
-    play(player, services.game_open(player=player, code=code), plan)
+    play(PAGE_ACTIONS, player, services.game_open(player=player, code=code), plan)
     services.game_resign(player=player, game_id=services.game_open(player=player, code=CODE).pk)
     call_command("audit_results")
     assert "2 results audited, 0 disagreements" in capsys.readouterr().out
@@ -267,7 +271,7 @@ def test_the_audit_flags_results_stored_before_flags_existed_and_prints_each_fla
 ):
     code, plan = winnable
     game = services.game_open(player=player, code=code)
-    play(player, game, plan)  # a service call per tap, at machine speed
+    play(PAGE_ACTIONS, player, game, plan)  # a service call per tap, at machine speed
     ResultFlag.objects.all().delete()  # as a result stored before flags existed
     call_command("audit_results")
     printed = capsys.readouterr()
