@@ -30,7 +30,8 @@ MASKS = [
     (re.compile(r'(name="ending" value=")\d+'), r"\1ID"),
     (re.compile(r"/(watch|replay)/\d+/"), r"/\1/ID/"),
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(\+00:00|Z)?"), "TIME"),
-    (re.compile(r'("duration_ms":\s*)\d+'), r"\1MS"),
+    (re.compile(r'("(?:duration|at)_ms":\s*)\d+'), r"\1MS"),
+    (re.compile(r"\b\d+:\d\d\b"), "M:SS"),  # a game's time on a page: a slower run shows 0:02
     (re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]+'), r"\1TOKEN"),
 ]
 
