@@ -42,7 +42,7 @@ class RealtimeConsumer(Socket):
             return per_user, self.user.pk
         return per_address, client_address(self.scope)
 
-    async def receive_frame(self, frame: dict, seq: None) -> None:
+    async def receive_frame(self, frame: dict, seq: int | None) -> None:
         kind = frame.get("type")
         handler = self.frames.get(kind) if isinstance(kind, str) else None
         if handler is None:
