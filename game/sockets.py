@@ -96,7 +96,7 @@ class Socket(AsyncJsonWebsocketConsumer):
     numbered = False  # True: frames carry a `seq` (`seq_of`), which error frames echo
     login_required = False  # True: an anonymous socket is refused with CLOSE_LOGIN_REQUIRED
     closes_on_logout = True  # a logged-in socket joins its player's group (game.presence)
-    refusal: type[GameError] = GameError  # a frame that is not an object: its text
+    frame_error: type[GameError] = GameError  # its `bad_frame` says what this socket wants
     counted: tuple[SocketCount, Hashable] | None = None
 
     def frame_limiter(self) -> FrameLimiter:
@@ -155,7 +155,7 @@ class Socket(AsyncJsonWebsocketConsumer):
             verdict = self.limiter.take()
             if verdict is Verdict.CLOSE:
                 raise GameError("flooding")
-            frame = decode_frame(text_data, refusal=self.refusal)
+            frame = decode_frame(text_data, refusal=self.frame_error)
             seq = self.seq_of(frame)
             if verdict is Verdict.REFUSE:  # decoded first, so the refusal names its seq
                 raise GameError("rate_limited")

@@ -31,7 +31,7 @@ class RealtimeConsumer(Socket):
     """A JSON socket whose frames are {"type": ...}; `frames` maps a type to its handler."""
 
     frames: dict[str, str] = {}
-    refusal = RealtimeError
+    frame_error = RealtimeError
 
     def frame_limiter(self) -> FrameLimiter:
         return FrameLimiter(rate=RATE, burst=BURST, closes=False)
