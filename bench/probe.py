@@ -1,7 +1,7 @@
 """The site plus GET /bench/probe: what the soak benchmark watches inside the server process.
 
 Served only by benchmarks (`daphne bench.probe:application`), never by the site itself.
-The probe answers JSON: the event loop's tasks, the play sockets counted by game.presence, the
+The probe answers JSON: the event loop's tasks, the play sockets counted by game.consumers, the
 in-memory channel layer's groups, members and channels, the threads, the open handles on
 the SQLite file, and the resident memory.
 """
@@ -23,7 +23,7 @@ PROBE_PATH = "/bench/probe"
 
 
 def probe() -> dict:
-    from game.presence import sockets
+    from game.consumers import play_sockets
     from game.services.appends import appends_statements_kept
 
     layer = get_channel_layer()
@@ -32,7 +32,7 @@ def probe() -> dict:
     process = psutil.Process(os.getpid())
     return {
         "tasks": len(asyncio.all_tasks()),
-        "sockets": sockets.total(),
+        "sockets": play_sockets.total(),
         "groups": len(groups),
         "group_members": sum(len(members) for members in groups.values()),
         "channels": len(getattr(layer, "channels", {})),

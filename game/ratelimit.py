@@ -1,12 +1,14 @@
 """Flood control for one socket: a token bucket for frames, and a close for a client that floods.
 
-A socket may send bursts of `burst` frames, refilled at `rate` frames a second (settings
-TAP_BURST = 20 and TAP_RATE = 10, from H2H_TAP_BURST / H2H_TAP_RATE; a rate of 0 means no
-limit, for benchmarks). A frame beyond the bucket is refused and not applied. Each refusal
-adds one to a debt that drains at half the rate; a debt above the burst means the client keeps
-flooding after being told, so the socket is closed with CLOSE_FLOODING. A client somewhat too
-fast (up to one and a half times the rate) is only told; twice the rate is closed within
-seconds, and of a burst at once the frame after twice the bucket closes the socket.
+Every socket has one (game.sockets), each with its own numbers. A socket may send bursts of
+`burst` frames, refilled at `rate` frames a second (the play socket: settings TAP_BURST = 20
+and TAP_RATE = 10, from H2H_TAP_BURST / H2H_TAP_RATE, a rate of 0 meaning no limit, for
+benchmarks; the realtime sockets: 20 and 5). A frame beyond the bucket is refused and not
+applied. Each refusal adds one to a debt that drains at half the rate; a debt above the burst
+means the client keeps flooding after being told, so a limiter that `closes` says CLOSE (the
+play socket then closes with 4008). A client somewhat too fast (up to one and a half times
+the rate) is only told; twice the rate is closed within seconds, and of a burst at once the
+frame after twice the bucket closes the socket.
 
 >>> clock = FakeClock()
 >>> limiter = FrameLimiter(rate=10, burst=3, clock=clock)
@@ -17,6 +19,9 @@ seconds, and of a burst at once the frame after twice the bucket closes the sock
 ADMIT
 >>> [limiter.take() for _ in range(3)]  # the debt goes 2.5, 3.5: above the burst of 3
 [REFUSE, CLOSE, CLOSE]
+>>> patient = FrameLimiter(rate=10, burst=3, closes=False, clock=FakeClock())
+>>> [patient.take() for _ in range(8)]  # only told, however long it floods
+[ADMIT, ADMIT, ADMIT, REFUSE, REFUSE, REFUSE, REFUSE, REFUSE]
 """
 
 import time
@@ -25,26 +30,31 @@ from enum import Enum
 
 from django.conf import settings
 
-# daphne lets an application close with 1000 or 3000-4999 only (docs/protocol.md).
-CLOSE_FLOODING = 4008
-
 
 class Verdict(Enum):
     """What to do with one incoming frame."""
 
     ADMIT = "admit"
     REFUSE = "refuse"  # answer `rate_limited`, apply nothing
-    CLOSE = "close"  # the client keeps flooding: close the socket
+    CLOSE = "close"  # the client keeps flooding: close the socket (a limiter that `closes`)
 
     def __repr__(self) -> str:
         return self.name
 
 
 class FrameLimiter:
-    """A token bucket of frames plus a debt of refused ones; `rate` 0 admits everything."""
+    """A token bucket of frames plus a debt of refused ones; `rate` 0 admits everything, and
+    one that does not `close` only ever refuses."""
 
-    def __init__(self, *, rate: float, burst: int, clock: Callable[[], float] = time.monotonic):
-        self.rate, self.burst, self.clock = rate, burst, clock
+    def __init__(
+        self,
+        *,
+        rate: float,
+        burst: int,
+        closes: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate, self.burst, self.closes, self.clock = rate, burst, closes, clock
         self.tokens, self.debt = float(burst), 0.0
         self.at = clock()
 
@@ -62,7 +72,7 @@ class FrameLimiter:
             self.tokens -= 1
             return Verdict.ADMIT
         self.debt += 1
-        return Verdict.CLOSE if self.debt > self.burst else Verdict.REFUSE
+        return Verdict.CLOSE if self.closes and self.debt > self.burst else Verdict.REFUSE
 
     def _refill(self) -> None:
         now = self.clock()

@@ -3,12 +3,9 @@
 from django.urls import path
 
 from game.consumers import PlayConsumer
+from game.realtime.routing import websocket_urlpatterns as realtime_urlpatterns
 
 websocket_urlpatterns = [
     path("ws/play/<str:code>/", PlayConsumer.as_asgi()),
+    *realtime_urlpatterns,  # live boards, spectating and race rooms (game/realtime/)
 ]
-
-# Live boards, presence, spectating and race rooms (game/realtime/).
-from game.realtime.routing import websocket_urlpatterns as realtime_urlpatterns  # noqa: E402
-
-websocket_urlpatterns += realtime_urlpatterns

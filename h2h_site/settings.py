@@ -196,7 +196,7 @@ CACHES = caches_from_env()
 
 # Flood control per socket (game/ratelimit.py): bursts of TAP_BURST frames, refilled at
 # TAP_RATE a second; a TAP_RATE of 0 turns it off (benchmarks only). Then the sockets a
-# player may hold open on one process (game/presence.py).
+# player may hold open on one process (game/consumers.py).
 TAP_RATE = float(os.environ.get("H2H_TAP_RATE", "10"))
 TAP_BURST = int(os.environ.get("H2H_TAP_BURST", "20"))
 SOCKETS_PER_PLAYER = int(os.environ.get("H2H_SOCKETS_PER_PLAYER", "5"))

@@ -15,9 +15,10 @@ from django.utils import timezone
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from game import ratelimit, services
+from game.consumers import play_sockets
 from game.models import Action, Game
-from game.presence import CLOSE_TOO_MANY_SOCKETS, sockets
 from game.realtime.consumers.base import client_address, per_address, per_user
+from game.sockets import CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS
 from h2h_site.asgi import application
 from tests.reliability.conftest import run_async
 from tests.web.conftest import ORIGIN, game_log, open_socket
@@ -113,7 +114,7 @@ async def flood(socket, frames: int) -> list[dict]:
 async def test_a_client_that_keeps_flooding_is_closed_with_4008(player_cookie):
     socket, _ = await connected(player_cookie)
     outputs = await flood(socket, 80)
-    assert outputs[-1] == {"type": "websocket.close", "code": ratelimit.CLOSE_FLOODING}
+    assert outputs[-1] == {"type": "websocket.close", "code": CLOSE_FLOODING}
     errors = [o["text"] for o in outputs if "rate_limited" in o.get("text", "")]
     assert len(errors) >= 20  # told a burst's worth of times before the close
     assert '"flooding"' in outputs[-2]["text"]
@@ -128,14 +129,14 @@ async def test_others_play_on_while_one_client_floods(player_cookie, rival_cooki
         reply = await honest.receive_json_from()
         assert (reply["type"], reply["event"]) == ("state", "draw")
         await asyncio.sleep(0.05)
-    assert (await flooding)[-1]["code"] == ratelimit.CLOSE_FLOODING
+    assert (await flooding)[-1]["code"] == CLOSE_FLOODING
     assert (await game_log(first["game"]["id"]))[1] == 10
     await honest.disconnect()
 
 
 async def test_a_player_holds_at_most_five_sockets(player_cookie, rival_cookie, settings):
     assert settings.SOCKETS_PER_PLAYER == 5
-    before = sockets.total()
+    before = play_sockets.total()
     tabs = [(await connected(player_cookie))[0] for _ in range(5)]
     extra = await open_socket(application, CODE, player_cookie)
     frame = await extra.receive_json_from()
@@ -146,7 +147,7 @@ async def test_a_player_holds_at_most_five_sockets(player_cookie, rival_cookie, 
     tabs.append((await connected(player_cookie))[0])  # a closed tab frees its place
     for socket in [*tabs, rivals]:
         await socket.disconnect()
-    assert sockets.total() == before
+    assert play_sockets.total() == before
 
 
 # Realtime sockets ------------------------------------------------------------------------

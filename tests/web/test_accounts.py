@@ -17,8 +17,8 @@ from django.test import AsyncClient, Client
 from game import services
 from game.forms import SignupForm, save_unless_taken
 from game.models import Profile
-from game.presence import CLOSE_LOGGED_OUT
 from game.realtime import races
+from game.sockets import CLOSE_LOGGED_OUT
 from tests.web.conftest import session_cookie
 from tests.web.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
 

@@ -7,6 +7,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from game import engine
 from game.models import Game
 from h2h_site.asgi import application
 from tests.web.conftest import game_log, open_socket, session_cookie
@@ -193,6 +194,11 @@ async def mismatch_frame(cookie):
 async def test_a_mismatch_says_why_in_english(player_cookie):
     frame = await mismatch_frame(player_cookie)
     assert (frame["reason"], frame["message"]) == ("same_rank", "Must be same rank")
+
+
+async def test_a_mismatchs_reason_is_the_engines_code_for_it(player_cookie):
+    frame = await mismatch_frame(player_cookie)
+    assert frame["reason"] == engine.Event.MISMATCH.reason_code
 
 
 @pytest.mark.skipif(not MALAY_CATALOG.exists(), reason="run compilemessages (make test does)")

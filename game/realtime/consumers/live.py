@@ -6,10 +6,11 @@ import datetime
 from game import engine
 from game.daily import daily_today
 from game.realtime import boards, presence
-from game.realtime.consumers.base import CLOSE_NOT_FOUND, RealtimeConsumer
+from game.realtime.consumers.base import RealtimeConsumer
 from game.realtime.db import db
 from game.realtime.errors import RealtimeError
 from game.realtime.groups import PRESENCE, board_group
+from game.sockets import CLOSE_NOT_FOUND
 
 
 class LiveConsumer(RealtimeConsumer):
@@ -21,6 +22,7 @@ class LiveConsumer(RealtimeConsumer):
     """
 
     frames = {"sync": "resync"}
+    closes_on_logout = False  # the boards are public: a board stays open when its session ends
 
     def __init__(self, *args, kind: str = "home", **kwargs) -> None:
         super().__init__(*args, **kwargs)

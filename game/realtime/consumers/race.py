@@ -7,12 +7,13 @@ import datetime
 from django.utils import timezone
 
 from game.realtime import presence, races
-from game.realtime.consumers.base import CLOSE_NOT_FOUND, RealtimeConsumer
+from game.realtime.consumers.base import RealtimeConsumer
 from game.realtime.db import db
 from game.realtime.errors import RealtimeError
 from game.realtime.groups import race_group
 from game.realtime.race_view import race_snapshot, view_progress
 from game.services import game_group
+from game.sockets import CLOSE_NOT_FOUND
 
 
 class RaceConsumer(RealtimeConsumer):
@@ -34,7 +35,6 @@ class RaceConsumer(RealtimeConsumer):
         self.following: dict[int, int] = {}  # game id -> its racer's id
         self.sent, self.timer = -1, None
         await self.listen(race_group(self.room))
-        await self.close_on_logout()
         try:
             snapshot = await db(_room_state)(self.room)
         except RealtimeError as error:

@@ -1,12 +1,13 @@
 """Spectating: /ws/watch/<game id>/, read-only, the player's public view as it changes."""
 
 from game.realtime import presence
-from game.realtime.consumers.base import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, RealtimeConsumer
+from game.realtime.consumers.base import RealtimeConsumer
 from game.realtime.db import db
 from game.realtime.errors import RealtimeError
 from game.realtime.groups import spectator_group
 from game.realtime.watching import game_to_watch, spectator_game, spectator_snapshot
 from game.services import game_group
+from game.sockets import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND
 
 
 class WatchConsumer(RealtimeConsumer):
@@ -30,7 +31,6 @@ class WatchConsumer(RealtimeConsumer):
             close = CLOSE_NOT_FOUND if error.code == "no_such_game" else CLOSE_FORBIDDEN
             return await self.refuse(error, close)
         await self.listen(game_group(game_id=game_id))
-        await self.close_on_logout()
         await self.accept()
         await self.send_snapshot()
         await presence.watch_opened(self, game_id=game_id)
