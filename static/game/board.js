@@ -85,12 +85,14 @@ function bindPlayer(board) {
   });
 }
 
-/** The notice under the board: hidden while online, else why it is offline. */
+/** The board's offline notice: hidden while online, else "reconnecting", or why the server
+ * refused it (`final`: for good; `wait`: too many tabs, retried rarely). */
 function showNotice(ui, online, notice) {
   if (!ui.offline) return;
+  const reason = !online && notice?.text;
   ui.offline.hidden = online;
-  ui.offline.textContent = (!online && notice?.text) || ui.offlineText;
-  ui.offline.dataset.final = notice?.final && !online ? "1" : "";
+  ui.offline.textContent = reason || ui.offlineText;
+  ui.offline.dataset.notice = reason ? (notice.final ? "final" : "wait") : "";
 }
 
 function onStatus(board, online, closeCode, notice) {
