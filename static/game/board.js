@@ -77,6 +77,10 @@ function makeIntents(board) {
   };
 }
 
+function markReadOnly(nodes) {
+  for (const node of nodes.values()) node.setAttribute("aria-disabled", "true");
+}
+
 function bindPlayer(board) {
   bindInput(board.ui, board.intents);
   document.addEventListener("click", (event) => {
@@ -130,8 +134,8 @@ function startClock(board) {
 
 /** The board in `root`. Options: `view`, `game` (the first snapshot; without them the board
  * waits for its socket's), `readOnly`, `socket` (the path to open), `clock` (false: the page
- * sets the time itself), `resignQuestion(state)` (a question to confirm first, or null), `onState(board)` (after each
- * state frame is shown). */
+ * sets the time itself), `resignQuestion(state)` (a question to confirm first, or null) and
+ * `onState(board)` (called after each state frame is shown). */
 export function createBoard(root, options = {}) {
   const { view = null, game = null, readOnly = false } = options;
   const board = { root, options, readOnly, ui: collectUi(root), state: null, conn: null };
@@ -141,7 +145,7 @@ export function createBoard(root, options = {}) {
   board.send = (message) => send(board, message);
   board.connect = (path) => connect(board, path);
   board.intents = makeIntents(board);
-  if (readOnly) for (const node of board.ui.nodes.values()) node.setAttribute("aria-disabled", "true");
+  if (readOnly) markReadOnly(board.ui.nodes);
   else bindPlayer(board);
   focusTarget(board.ui.nodes, 25, { move: false });
   if (board.state) render(board.ui, board.state);

@@ -19,7 +19,9 @@ async function onCopy(board, button) {
   const { state } = board;
   const action = button.dataset.action;
   if (action === "copy-code") copied(button, await copyText(state.view.code));
-  else if (action === "copy-share") copied(button, await copyText(shareText(state, shareUrl(state))));
+  else if (action === "copy-share") {
+    copied(button, await copyText(shareText(state, shareUrl(state))));
+  }
 }
 
 /** New game over an open ranked game asks first; the form posts `ending` either way. */

@@ -95,8 +95,8 @@ function boot() {
   const first = readJson("replay-steps");
   const ui = collectControls(root);
   const steps = new Steps(first, ui.controls.dataset.stepsUrl);
-  const game = { status: "open", started_at: null };
-  const board = createBoard(root, { view: first.steps[0].view, game, readOnly: true, clock: false });
+  const [view, game] = [first.steps[0].view, { status: "open", started_at: null }];
+  const board = createBoard(root, { view, game, readOnly: true, clock: false });
   const replay = { root, ui, steps, board, at: 0, timer: null };
   bindControls(replay);
   show(replay, 0, false).then(() => (root.dataset.ready = "1"));

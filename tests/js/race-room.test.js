@@ -47,7 +47,8 @@ test("progress re-sorts the table by the order the server sent, a running time l
   const race = createRoom(room(), 1, NOW);
   applyProgress(race, { type: "progress", player: 2, score: 40, moves: 5, status: "playing" });
   assert.deepEqual(race.entries.map((e) => [e.name, e.place]), [["Bea", 1], ["Ann", 2]]);
-  applyProgress(race, { type: "progress", player: 1, score: 40, moves: 9, duration_ms: 9000, status: "resigned" });
+  const resigned = { score: 40, moves: 9, duration_ms: 9000, status: "resigned" };
+  applyProgress(race, { type: "progress", player: 1, ...resigned });
   assert.deepEqual(race.entries.map((e) => e.name), ["Ann", "Bea"]);
 });
 
@@ -89,11 +90,13 @@ test("the racer's board opens once the race has started and their game exists", 
 });
 
 test("the lobby offers join to a logged-in visitor and ready or leave to a racer", () => {
-  const lobby = room({ status: "lobby", started: false, entries: [entry(1, "Ann", { status: "waiting" })] });
+  const waiting = [entry(1, "Ann", { status: "waiting" })];
+  const lobby = room({ status: "lobby", started: false, entries: waiting });
   const visitor = createRoom({ ...lobby, me: null }, 3, NOW);
-  assert.deepEqual(buttonsFor(visitor, true), { join: true, ready: false, unready: false, leave: false, again: false });
+  const none = { join: false, ready: false, unready: false, leave: false, again: false };
+  assert.deepEqual(buttonsFor(visitor, true), { ...none, join: true });
   assert.equal(buttonsFor(visitor, false).join, false);
   const racer = createRoom(lobby, 1, NOW);
-  assert.deepEqual(buttonsFor(racer, true), { join: false, ready: true, unready: false, leave: true, again: false });
+  assert.deepEqual(buttonsFor(racer, true), { ...none, ready: true, leave: true });
   assert.equal(buttonsFor(createRoom(room({ status: "finished" }), 1, NOW), true).again, true);
 });

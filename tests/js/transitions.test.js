@@ -36,7 +36,8 @@ test("a pair is read out by the card it removed", () => {
 
 test("a draw names the card, and the win is said once", () => {
   const state = boardState();
-  assert.equal(receiveState(state, { view: { ...state.view, waste: { top: 1, size: 3 } }, event: "draw" }).said, "Ace of hearts");
+  const drawn = { ...state.view, waste: { top: 1, size: 3 } };
+  assert.equal(receiveState(state, { view: drawn, event: "draw" }).said, "Ace of hearts");
   const won = { ...state.view, won: true };
   assert.equal(receiveState(state, { view: won, event: "pair" }).said, "You won!");
   assert.equal(receiveState(state, { view: won, event: "none" }).said, "");
