@@ -9,7 +9,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/h2h
 REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test test-sqlite test-scaled lint chromium bench reliability clean
+.PHONY: run test test-sqlite test-scaled test-js lint chromium nodejs bench reliability clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,13 +31,25 @@ chromium:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "chromium is missing: browser tests will be skipped (install Debian's chromium)"; fi; }
 
-test: $(STAMP) chromium
+# Debian's Node.js for the browser modules' unit tests (no npm package is needed).
+nodejs:
+	@command -v node >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; \
+	  else echo "node is missing: the JavaScript unit tests will be skipped (install Debian's nodejs)"; fi; }
+
+test: $(STAMP) chromium nodejs
 	H2H_DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv >/dev/null
+	$(MAKE) --no-print-directory test-js
 	$(MAKE) --no-print-directory test-sqlite
 	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-scaled; fi
 
 test-sqlite:
 	$(PY) -m pytest -q
+
+# The browser modules that hold logic (state, layout, transitions, socket, race room), without a browser.
+test-js:
+	@if command -v node >/dev/null 2>&1; then node --test tests/js/*.test.js; fi
 
 # The web tests again, and the reliability tests that need them, on PostgreSQL + Redis.
 test-scaled:

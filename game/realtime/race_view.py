@@ -12,6 +12,10 @@ from game.realtime.races import MAX_RACERS, MIN_RACERS, Status
 from game.realtime.watching import racing_game_ids
 from game.services.log import game_replay
 
+# The table's order, sent to the pages with the room so that they re-sort live progress the
+# server's way: score desc, time asc (a racer still playing has no time: None sorts last), moves.
+RACE_ORDER = ("-score", "duration_ms", "moves")
+
 
 def race_snapshot(*, room: RaceRoom) -> dict:
     """The whole room as its page and its socket show it (a racer finds itself by "player")."""
@@ -20,7 +24,7 @@ def race_snapshot(*, room: RaceRoom) -> dict:
     entries = list(room.entries.select_related("player__profile", "game__result"))
     racing = racing_game_ids(game_ids=[entry.game_id for entry in entries if entry.game_id])
     before = _played_before(room, [entry.player_id for entry in entries])
-    rows = [_entry(entry, room, racing=racing, before=before) for entry in entries]
+    ordered = standings([_entry(entry, room, racing=racing, before=before) for entry in entries])
     return {
         "room": room.room,
         "version": room.version,
@@ -36,12 +40,14 @@ def race_snapshot(*, room: RaceRoom) -> dict:
         "min": MIN_RACERS,
         "max": MAX_RACERS,
         "url": reverse("race_room", args=[room.room]),
-        "entries": standings(rows),
+        "order": list(RACE_ORDER),
+        "entries": ordered,
+        "winner": race_winner(ordered),
     }
 
 
 def standings(entries: list[dict]) -> list[dict]:
-    """Entries in table order with their `place`: RANK_ORDER (score desc, time asc, moves asc),
+    """Entries in table order with their `place`: RACE_ORDER (score desc, time asc, moves asc),
     where a racer still playing has no time yet and so follows everyone finished on the same
     score. The first to clear the heart has the best time among the 250s: the winner."""
     ordered = sorted(entries, key=_rank_key)
@@ -50,9 +56,21 @@ def standings(entries: list[dict]) -> list[dict]:
     return ordered
 
 
+def race_winner(ordered: list[dict]) -> int | None:
+    """The player who cleared the heart first, or None yet: a cleared heart scores 250, the
+    most there is, so the winner is the first in table order if that racer won."""
+    return ordered[0]["player"] if ordered and ordered[0]["status"] == "won" else None
+
+
 def _rank_key(entry: dict) -> tuple:
-    time = entry["duration_ms"] if entry["duration_ms"] is not None else inf
-    return (-entry["score"], time, entry["moves"])
+    return tuple(_sort_value(entry, key) for key in RACE_ORDER)
+
+
+def _sort_value(entry: dict, key: str) -> float:
+    value = entry[key.removeprefix("-")]
+    if value is None:
+        return inf
+    return -value if key.startswith("-") else value
 
 
 def _played_before(room: RaceRoom, player_ids: list[int]) -> set[int]:

@@ -1,80 +1,64 @@
 // What a frame from the server does to the page: replace the view, say what happened, open
 // the windows the new view calls for.
-import { cardName } from "./cards.js";
-import { gettext, interpolate } from "./i18n.js";
-import { keepTabStop } from "./input.js";
+import { gettext } from "./i18n.js";
+import { focusTarget, keepTabStop } from "./input.js";
 import { render } from "./render.js";
-import { applyFrame } from "./state.js";
-import { announce, syncWindows, toast } from "./windows.js";
-import { showWatchers } from "../live/watchers.js";
+import { receiveState, settingsRequest } from "./transitions.js";
+import { announce, showWatchers, syncWindows, toast } from "./windows.js";
 
 /** Bring the whole page in line with the state after a change. */
-export function sync(app) {
+export function sync(board) {
   const focused = document.activeElement;
-  render(app.ui, app.state);
-  keepTabStop(app.ui.nodes, focused);
-  syncWindows(app.ui, app.state);
+  render(board.ui, board.state);
+  keepTabStop(board.ui.nodes, focused);
+  if (!board.readOnly) syncWindows(board.ui, board.state);
 }
 
-function describe(state, event) {
-  const before = state.previous;
-  if (event === "pair" && before) {
-    const gone = before.heart.find((card, i) => card && !state.view.heart[i]);
-    return gone
-      ? interpolate(gettext("Pair removed: %(card)s"), { card: cardName(gone.rank) })
-      : "";
-  }
-  if (event === "draw") return cardName(state.view.waste.top);
-  if (event === "redeal") return gettext("Stock turned over");
-  if (event === "undo") return gettext("Move undone");
-  return "";
+function ready(board) {
+  board.state.ready = true;
+  board.root.dataset.ready = "1";
+  performance.mark?.("h2h-ready");
 }
 
-function endNotice(view) {
-  if (view.won) return gettext("You won!");
-  if (view.deadlocked) return gettext("No more moves possible");
-  return "";
+/** The ranked game has started (in this tab or another): the cards take the focus from the
+ * hidden Start button, and the board's settings go to the game. */
+function started(board) {
+  const focus = document.activeElement;
+  if (board.ui.start?.contains(focus) || focus === document.body) focusTarget(board.ui.nodes, 25);
+  board.send(settingsRequest(board.state));
 }
 
-function explainMismatch(app, frame) {
-  if (frame.event !== "mismatch" || !app.state.settings.moveErrors) return;
-  const text = frame.reason === "same_rank" ? gettext("Must be same rank") : frame.message;
-  if (text) toast(app.ui.toast, text);
+function tell(board, said, shown) {
+  if (board.readOnly) return; // a spectator's page does not speak for the player
+  if (shown) toast(board.ui.toast, shown);
+  if (said) announce(board.ui.live, said);
 }
 
-function onState(app, frame) {
-  const { state, ui } = app;
-  const endBefore = endNotice(state.view);
-  applyFrame(state, frame);
-  ui.root.dataset.event = frame.event || "state";
-  explainMismatch(app, frame);
-  const end = endNotice(state.view);
-  const said = end && end !== endBefore ? end : describe(state, frame.event);
-  if (said) announce(ui.live, said);
-  if (!state.ready) ready(app);
-  sync(app);
+function onState(board, frame) {
+  const { state, said, toast: shown } = receiveState(board.state, frame);
+  board.state = state;
+  board.root.dataset.event = frame.event || "state";
+  tell(board, said, shown);
+  if (!state.ready) ready(board);
+  sync(board);
+  if (frame.event === "start") started(board);
+  board.options.onState?.(board);
   state.event = null; // animated once; a later repaint (a setting, the socket) must not replay it
 }
 
-function onError(app, frame) {
+function onError(board, frame) {
   if (frame.error === "duplicate_seq") return; // a resent action that was already applied
   const text = frame.message || gettext("That did not work.");
-  toast(app.ui.toast, text);
-  announce(app.ui.live, text);
-}
-
-function ready(app) {
-  app.state.ready = true;
-  app.ui.root.dataset.ready = "1";
-  performance.mark?.("h2h-ready");
+  toast(board.ui.toast, text);
+  if (board.ui.live) announce(board.ui.live, text);
 }
 
 /** Handle one frame. The board counts frames and unanswered actions in data attributes, so
  * tests and tools can wait for the server's answer. */
-export function onFrame(app, frame) {
-  app.ui.root.dataset.frames = String(++app.frames);
-  app.ui.root.dataset.pending = String(app.conn.unacked.size);
-  if (frame.type === "error") onError(app, frame);
-  else if (frame.type === "state" && frame.view) onState(app, frame);
-  else if (frame.type === "watchers") showWatchers(frame.count); // spectators (static/live)
+export function onFrame(board, frame) {
+  board.root.dataset.frames = String(++board.frames);
+  board.root.dataset.pending = String(board.conn?.unacked.size ?? 0);
+  if (frame.type === "error") onError(board, frame);
+  else if (frame.type === "state" && frame.view) onState(board, frame);
+  else if (frame.type === "watchers") showWatchers(frame.count);
 }

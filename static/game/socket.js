@@ -1,17 +1,38 @@
-// The connection to the referee: numbered messages, replies matched by seq, and a reconnect
-// with jittered exponential backoff that resends what was not acknowledged, once, same seq.
+// The one reconnecting socket of every page (play, race, watch, leaderboards). Each connect
+// begins with the server's full snapshot, so reconnecting is also resynchronising. The play
+// socket numbers its messages (`numbered`): replies are matched by seq, and after a reconnect
+// what was not acknowledged is resent, once, with the same seq.
+
+import { gettext } from "./i18n.js";
 
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 15000;
-// 4001: not (or no longer) logged in, 4004: not a deal code (docs/protocol.md): retrying
-// cannot help. Others (a restart, 4008 flooding, 4009 too many tabs) are worth retrying.
+// Too many sockets: another tab must close first, so ask again rarely.
+const CROWDED_BASE_MS = 30000;
+const CROWDED_MAX_MS = 300000;
+
 export const LOGGED_OUT = 4001;
-const FINAL_CLOSE_CODES = new Set([LOGGED_OUT, 4004]);
+export const FORBIDDEN = 4003;
+export const NOT_FOUND = 4004;
+export const TOO_MANY_SOCKETS = 4009;
+// Refusals that retrying cannot fix (docs/protocol.md): not (or no longer) logged in; not
+// allowed now (a race running, a lobby, a locked daily, a deal the viewer plays); no such game,
+// board, room or deal code. Any other close (a restart, 4008 flooding) is worth retrying.
+const FINAL_CLOSE_CODES = new Set([LOGGED_OUT, FORBIDDEN, NOT_FOUND]);
 
 /** Delay before reconnect attempt `n` (0-based): exponential, capped, with full jitter. */
-export function backoff(n, random = Math.random) {
-  const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** n);
+export function backoff(n, random = Math.random, base = BASE_DELAY_MS, cap = MAX_DELAY_MS) {
+  const ceiling = Math.min(cap, base * 2 ** n);
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/** What to do after a close: `{final: true}`, or `{delayMs}` before reconnect attempt `n`. */
+export function retryAfter(closeCode, n, random = Math.random) {
+  if (FINAL_CLOSE_CODES.has(closeCode)) return { final: true };
+  if (closeCode === TOO_MANY_SOCKETS) {
+    return { delayMs: backoff(n, random, CROWDED_BASE_MS, CROWDED_MAX_MS) };
+  }
+  return { delayMs: backoff(n, random) };
 }
 
 export function wsUrl(path, loc = globalThis.location) {
@@ -19,20 +40,40 @@ export function wsUrl(path, loc = globalThis.location) {
 }
 
 /** Reconnect at once, not at the next backoff, when the network or the page comes back. */
-export function reconnectWhenBack(socket) {
-  globalThis.addEventListener?.("online", () => socket.reconnectNow());
-  document.addEventListener?.("visibilitychange", () => {
-    if (document.visibilityState === "visible") socket.reconnectNow();
+export function reconnectWhenBack(socket, win = globalThis) {
+  win.addEventListener?.("online", () => socket.reconnectNow());
+  win.document?.addEventListener?.("visibilitychange", () => {
+    if (win.document.visibilityState === "visible") socket.reconnectNow();
   });
 }
 
+/** What the page says while a closed socket waits or gives up: the server's reason when it
+ * gave one, else a word for the close code; null for an ordinary drop (the page's own
+ * "reconnecting" notice says enough). */
+export function closeNotice(closeCode, serverMessage, final) {
+  if (!final && closeCode !== TOO_MANY_SOCKETS) return null;
+  if (serverMessage) return serverMessage;
+  if (closeCode === LOGGED_OUT) return gettext("Logged out: log in again to play.");
+  return gettext("This page cannot connect: reload it to try again.");
+}
+
+function parse(data) {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return null;
+  }
+}
+
 export class Connection {
-  /** `onFrame(frame)` gets every frame; `onStatus(online, closeCode)` hears the socket open
-   * and close. */
-  constructor(path, { onFrame, onStatus }) {
+  /** `onFrame(frame)` gets every frame; `onStatus(online, closeCode, notice)` hears the socket
+   * come up (its snapshot arrived) and go down: `notice` is {final, text}, `final` when the
+   * socket gives up, `text` what to tell the player (closeNotice) or null. */
+  constructor(path, { onFrame, onStatus = () => {}, numbered = false }) {
     this.url = wsUrl(path);
     this.onFrame = onFrame;
     this.onStatus = onStatus;
+    this.numbered = numbered;
     this.nextSeq = 1;
     this.unacked = new Map(); // seq -> message sent but not yet answered
     this.attempts = 0;
@@ -47,6 +88,7 @@ export class Connection {
     const ws = new WebSocket(this.url);
     this.ws = ws;
     this.greeted = false;
+    this.lastError = null;
     ws.onmessage = (msg) => this.receive(msg.data);
     ws.onclose = (e) => this.closed(ws, e);
   }
@@ -55,8 +97,10 @@ export class Connection {
     return this.ws?.readyState === WebSocket.OPEN;
   }
 
-  /** Number and send a message; it is resent after a reconnect until it is answered. */
+  /** Send a message. Numbered: it gets the next seq and is resent after a reconnect until it
+   * is answered. Otherwise it goes only if the socket is open (the next snapshot will tell). */
   send(message) {
+    if (!this.numbered) return this.isOpen && (this.ws.send(JSON.stringify(message)), true);
     const numbered = { ...message, seq: this.nextSeq++ };
     this.unacked.set(numbered.seq, numbered);
     if (this.isOpen) this.ws.send(JSON.stringify(numbered));
@@ -64,26 +108,24 @@ export class Connection {
   }
 
   receive(data) {
-    let frame;
-    try {
-      frame = JSON.parse(data);
-    } catch {
-      return;
-    }
+    const frame = parse(data);
+    if (frame === null) return;
     if (frame.seq != null) this.unacked.delete(frame.seq);
     // Another tab may have stored actions: number on past the game's last stored seq.
     const last = Number(frame.game?.last_seq);
     if (last >= this.nextSeq) this.nextSeq = last + 1;
-    const greeting = frame.type === "state" && !this.greeted;
-    if (greeting) this.greet(frame);
+    this.lastError = frame.type === "error" ? frame : null; // a refusal comes just before its close
+    const greeting = frame.type !== "error" && !this.greeted;
+    if (greeting) this.greet();
     this.onFrame(frame);
     if (!greeting) return;
     for (const m of this.unacked.values()) this.ws.send(JSON.stringify(m));
     this.onStatus(true);
   }
 
-  /** The server's greeting (full state) after each connect: number on from its last seq. */
-  greet(frame) {
+  /** The server's snapshot after each connect: only now does the socket count as up (a
+   * refusal also opens before it closes), and numbering goes on past what is pending. */
+  greet() {
     this.greeted = true;
     this.attempts = 0;
     const pending = [...this.unacked.keys()].map((seq) => seq + 1);
@@ -92,13 +134,18 @@ export class Connection {
 
   closed(ws, event) {
     if (ws !== this.ws) return;
-    this.onStatus(false, event.code);
-    if (this.stopped || FINAL_CLOSE_CODES.has(event.code)) return;
-    this.timer = setTimeout(() => this.open(), backoff(this.attempts++));
+    const retry = retryAfter(event.code, this.attempts++);
+    const final = Boolean(retry.final);
+    this.crowded = event.code === TOO_MANY_SOCKETS;
+    const text = closeNotice(event.code, this.lastError?.message, final);
+    this.onStatus(false, event.code, { final, text });
+    if (this.stopped || final) return;
+    this.timer = setTimeout(() => this.open(), retry.delayMs);
   }
 
+  /** Skipped while too many sockets are open: coming back to the tab closes none of them. */
   reconnectNow() {
-    if (this.timer && !this.stopped) this.open();
+    if (this.timer && !this.stopped && !this.crowded) this.open();
   }
 
   close() {

@@ -1,6 +1,7 @@
 // The end-of-game windows, confirmations and the little messages around the board.
 import { gettext, interpolate, ngettext } from "./i18n.js";
 import { elapsedMs, formatTime } from "./state.js";
+import { windowFor } from "./transitions.js";
 
 function show(dialog) {
   if (dialog && !dialog.open) dialog.showModal();
@@ -61,15 +62,9 @@ function fillWin(dialog, state) {
 
 /** Open or close the windows the view calls for; each opens once per occurrence. */
 export function syncWindows(ui, state) {
-  const { view, game } = state;
   const { deadlock, win, ended } = ui.dialogs;
-  const status = view.won
-    ? "won"
-    : view.deadlocked
-      ? "deadlock"
-      : game.status !== "open"
-        ? "ended"
-        : "open";
+  if (!win) return; // only the play page has them
+  const status = windowFor(state);
   if (status === "won") fillWin(win, state);
   if (status === ui.shownStatus) return;
   ui.shownStatus = status;
@@ -108,4 +103,13 @@ export function toast(node, text, ms = 2600) {
 /** Tell screen readers; the same text twice in a row is still announced. */
 export function announce(node, text) {
   node.textContent = node.textContent === text ? `${text}\u00a0` : text;
+}
+
+/** How many watch the player's game (the "watchers" frames, docs/protocol.md "Spectating"):
+ * the page's [data-watchers] element shows the number, hidden while nobody watches. */
+export function showWatchers(count) {
+  const node = document.querySelector("[data-watchers]");
+  if (!node) return;
+  node.querySelector("[data-slot=n]").textContent = String(count);
+  node.hidden = !count;
 }

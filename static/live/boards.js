@@ -2,7 +2,8 @@
 // page's socket). New results appear within a second, highlighted; a missed update or a
 // reconnect brings a fresh snapshot, so the board shown is never wrong.
 import { interpolate } from "../game/i18n.js";
-import { fillSlot, LiveSocket } from "./socket.js";
+import { Connection } from "../game/socket.js";
+import { fillSlot } from "./dom.js";
 import { RecordsTable, ResultsTable } from "./tables.js";
 
 function showPresence(frame) {
@@ -24,6 +25,22 @@ function showPresence(frame) {
   list.hidden = items.length === 0;
 }
 
+/** A board refused for good, or told to wait (too many tabs), says so under itself; the rows
+ * shown stay, as they were when the socket closed. */
+function showNotice(root, online, notice) {
+  let node = root.querySelector("[data-live-notice]");
+  if (!node && !online && notice?.text) {
+    node = document.createElement("p");
+    node.className = "note";
+    node.setAttribute("role", "status");
+    node.dataset.liveNotice = "";
+    root.append(node);
+  }
+  if (!node) return;
+  node.textContent = notice?.text ?? "";
+  node.hidden = online || !notice?.text;
+}
+
 function boot() {
   const root = document.querySelector("[data-live-ws]");
   if (!root) return;
@@ -33,13 +50,14 @@ function boot() {
   };
   const tableRoot = root.querySelector("[data-live-table]");
   let table = null;
-  const socket = new LiveSocket(root.dataset.liveWs, {
+  const socket = new Connection(root.dataset.liveWs, {
     onFrame(frame) {
       if (frame.type === "board") table?.snapshot(frame);
       else if (frame.type === "update") table?.update(frame);
       else if (frame.type === "presence") showPresence(frame);
       root.dataset.liveVersion = String(table?.version ?? "");
     },
+    onStatus: (online, closeCode, notice) => showNotice(root, online, notice),
   });
   if (tableRoot) {
     const Table = tableRoot.dataset.liveTable === "records" ? RecordsTable : ResultsTable;

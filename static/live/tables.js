@@ -1,25 +1,13 @@
 // Live leaderboard tables: rows from the server's snapshot, then one row per new result,
 // applied in version order. A version gap means a missed update: ask for a fresh snapshot.
-import { duration, fillSlot } from "./socket.js";
+import { duration, fillSlot } from "./dom.js";
+import { insertionIndex } from "./order.js";
 
 const FRESH_MS = 4000;
 
 function link(node, href, text) {
   node.textContent = text;
   node.href = href;
-}
-
-/** The rank order the server sent, e.g. ["-score", "duration_ms", "moves", "finished_at"]. */
-function comparer(order) {
-  return (a, b) => {
-    for (const key of order) {
-      const field = key.replace(/^-/, "");
-      if (a[field] === b[field]) continue;
-      const before = a[field] < b[field] ? -1 : 1;
-      return key.startsWith("-") ? -before : before;
-    }
-    return 0;
-  };
 }
 
 class LiveTable {
@@ -81,7 +69,7 @@ class LiveTable {
 /** A daily or deal board: rows are results, and an update inserts one in rank order. */
 export class ResultsTable extends LiveTable {
   snapshot(frame) {
-    this.order = comparer(frame.order);
+    this.order = frame.order;
     super.snapshot(frame);
   }
 
@@ -91,8 +79,7 @@ export class ResultsTable extends LiveTable {
     this.version = frame.version;
     const row = frame.row;
     if (this.rows.some((shown) => shown.id === row.id)) return; // the snapshot had it already
-    let index = this.rows.findIndex((shown) => this.order(row, shown) < 0);
-    if (index < 0) index = this.rows.length;
+    const index = insertionIndex(this.rows, row, this.order);
     if (index >= this.size) return;
     this.rows.splice(index, 0, row);
     this.body.insertBefore(this.rowNode(row), this.body.rows[index] || null);

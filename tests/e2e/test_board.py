@@ -318,6 +318,46 @@ def test_a_move_whose_answer_was_lost_is_resent_once_and_applied_once(open_page)
     expect(board.page.locator(".h2h-toast")).to_be_hidden()
 
 
+class Refuse:
+    """Stand in for the server and refuse every play socket as it does: an error frame, then a
+    close with `code`. Counts the board's attempts."""
+
+    def __init__(self, code: int, error: str, message: str):
+        self.code, self.frame, self.attempts = code, {"type": "error", "error": error}, 0
+        self.frame |= {"seq": None, "message": message}
+
+    def route(self, ws):
+        self.attempts += 1
+        ws.send(json.dumps(self.frame))
+        ws.close(code=self.code, reason="refused")
+
+
+def refused_page(open_page, refuse: Refuse):
+    code = deals.code_where(deals.playable, seed=23)
+    page = open_page("cai", f"/play/{code}/").page.context.new_page()
+    page.route_web_socket(re.compile(r"/ws/play/"), refuse.route)
+    page.goto(f"/play/{code}/")
+    return page
+
+
+def test_a_refused_board_says_why_and_never_retries(open_page):
+    refuse = Refuse(4003, "race_lobby", "The race has not started: its deal opens at the start.")
+    page = refused_page(open_page, refuse)
+    expect(page.locator(".h2h-offline")).to_have_text(refuse.frame["message"])
+    page.wait_for_timeout(2500)
+    assert refuse.attempts == 1
+    expect(page.locator(".h2h-offline")).to_have_attribute("data-notice", "final")
+
+
+def test_a_board_refused_as_one_tab_too_many_waits_long_before_it_asks_again(open_page):
+    refuse = Refuse(4009, "too_many_sockets", "Too many open connections: close another tab.")
+    page = refused_page(open_page, refuse)
+    expect(page.locator(".h2h-offline")).to_have_text(refuse.frame["message"])
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # no early retry either
+    page.wait_for_timeout(2500)
+    assert refuse.attempts == 1
+
+
 def test_the_clock_counts_the_servers_time_even_when_the_device_clock_is_wrong(open_page):
     wrong = datetime.datetime.now() + datetime.timedelta(hours=3, minutes=7)
     code = deals.code_where(deals.playable, seed=20)

@@ -11,7 +11,7 @@ from django.utils import timezone
 from game import daily, services
 from game.models import DailyDeal, Game, RaceRoom, Result
 from game.realtime import races
-from game.realtime.race_view import race_snapshot
+from game.realtime.race_view import race_snapshot, race_winner, standings
 from game.services import GameError
 
 pytestmark = pytest.mark.django_db
@@ -135,6 +135,26 @@ def test_the_last_result_finishes_the_race(player, rival):
     assert finished.status == "finished" and finished.finished_at
     assert [e["place"] for e in race_snapshot(room=finished)["entries"]] == [1, 2]
     refused("race_over", races.race_ready, player=player, room=room.room, ready=True)
+
+
+def test_the_room_names_the_first_to_clear_the_heart_as_its_winner():
+    playing = {"player": 1, "status": "playing", "score": 240, "duration_ms": None, "moves": 40}
+    slow = {"player": 2, "status": "won", "score": 250, "duration_ms": 90_000, "moves": 50}
+    fast = {"player": 3, "status": "won", "score": 250, "duration_ms": 60_000, "moves": 70}
+    ordered = standings([playing, slow, fast])
+    assert [(e["player"], e["place"]) for e in ordered] == [(3, 1), (2, 2), (1, 3)]
+    assert race_winner(ordered) == 3
+    assert race_winner(standings([playing])) is None
+
+
+def test_a_race_nobody_won_has_no_winner_and_sends_its_order(player, rival):
+    room = started_race(player, rival)
+    for racer in (player, rival):
+        game = Game.objects.get(race_entry__room=room, player=racer)
+        services.game_resign(player=racer, game_id=game.pk)
+    snapshot = race_snapshot(room=RaceRoom.objects.get(pk=room.pk))
+    assert snapshot["winner"] is None
+    assert snapshot["order"] == ["-score", "duration_ms", "moves"]
 
 
 def test_an_idle_lobby_expires(player, rival):

@@ -1,0 +1,93 @@
+// A race room's state as the room socket tells it: the room frame, then racers' progress.
+// Pure: the page draws it (race.js, race-table.js). Places, the order and the winner are the
+// server's (docs/protocol.md, "Race rooms"); between two room frames, progress re-sorts the
+// entries by the order the room frame sent.
+import { interpolate } from "../game/i18n.js";
+import { compareBy } from "./order.js";
+
+/** The room from the page's snapshot; `me` is the viewer's player id or null. */
+export function createRoom(snapshot, me = null, now = Date.now()) {
+  const race = { room: snapshot, me, skew: 0, entries: [] };
+  applyRoom(race, snapshot, now);
+  race.me = me;
+  return race;
+}
+
+/** A room frame replaces everything, unless it is older than the one shown. */
+export function applyRoom(race, frame, now = Date.now()) {
+  if (frame.version < race.room.version) return false; // overtaken on the way
+  race.room = frame;
+  race.me = frame.me ?? race.me;
+  race.skew = Date.parse(frame.server_now) - now || 0;
+  race.entries = frame.entries.map((entry) => ({ ...entry }));
+  return true;
+}
+
+/** One word for a racer's row, as the room frame's `state` says it. */
+export function entryState(entry) {
+  if (entry.status === "waiting") return entry.ready ? "ready" : "waiting";
+  if (entry.status === "playing" && entry.stuck) return "stuck";
+  return entry.status;
+}
+
+/** A racer's progress: their numbers change, and the table re-sorts by the server's order. */
+export function applyProgress(race, frame) {
+  const entry = race.entries.find((shown) => shown.player === frame.player);
+  if (!entry) return false;
+  const { type, ...progress } = frame;
+  Object.assign(entry, progress);
+  entry.state = entryState(entry);
+  race.entries.sort(compareBy(race.room.order ?? []));
+  race.entries.forEach((shown, i) => (shown.place = i + 1));
+  return true;
+}
+
+export function mine(race) {
+  return race.entries.find((entry) => entry.player === race.me) ?? null;
+}
+
+/** The racer's own game has started: its board can open. */
+export function boardCode(race) {
+  const { room } = race;
+  return room.started && room.code && mine(race)?.game ? room.code : null;
+}
+
+/** Which of the room's buttons show for this viewer. */
+export function buttonsFor(race, loggedIn) {
+  const { room } = race;
+  const lobby = room.status === "lobby";
+  const entry = mine(race);
+  return {
+    join: lobby && !entry && race.entries.length < room.max && loggedIn,
+    ready: lobby && Boolean(entry) && !entry.ready,
+    unready: lobby && Boolean(entry?.ready),
+    leave: lobby && Boolean(entry),
+    again: ["finished", "expired"].includes(room.status),
+  };
+}
+
+function winnerText(race, labels) {
+  const winner = race.entries.find((entry) => entry.player === race.room.winner);
+  return winner ? interpolate(labels.winner, { name: winner.name ?? "?" }) : "";
+}
+
+/** The line above the table: the room's stage, who won (the server says), or "you are stuck". */
+export function statusText(race, labels) {
+  const { room } = race;
+  const won = room.winner == null ? "" : winnerText(race, labels);
+  if (room.status === "running" && room.started) {
+    if (mine(race)?.state === "stuck") return labels.stuck_you;
+    return won || labels.racing;
+  }
+  if (room.status === "running") return ""; // the countdown says it
+  if (room.status === "finished" && won) return `${labels.finished} ${won}`;
+  return labels[room.status] || "";
+}
+
+/** The countdown to the server's start instant, or null when none is running. */
+export function countdownText(race, labels, now = Date.now()) {
+  const { room } = race;
+  if (room.status !== "running" || room.started) return null;
+  const left = Date.parse(room.starts_at) - (now + race.skew);
+  return left > 0 ? String(Math.ceil(left / 1000)) : labels.go;
+}

@@ -1,0 +1,84 @@
+// The board's pure transitions: a server frame into the state and what the player hears, and
+// which message each intent sends.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { receiveState, request, settingsRequest, windowFor } from "../../static/game/transitions.js";
+
+function heartOf(ranks) {
+  return ranks.map((rank) => (rank ? { rank, free: true } : null));
+}
+
+function boardState(overrides = {}) {
+  const view = { heart: heartOf([7, 7, 3]), waste: { top: 5, size: 2 }, won: false, can_undo: true };
+  return {
+    view,
+    previous: null,
+    game: { status: "open", placement_help: true },
+    settings: { moveErrors: false, placementHelp: true },
+    online: true,
+    ...overrides,
+  };
+}
+
+test("the first frame makes the state", () => {
+  const { state } = receiveState(null, { view: { heart: null }, game: { status: "open" } });
+  assert.equal(state.game.status, "open");
+  assert.equal(state.online, false);
+});
+
+test("a pair is read out by the card it removed", () => {
+  const state = boardState();
+  const view = { ...state.view, heart: heartOf([null, null, 3]) };
+  const { said } = receiveState(state, { view, event: "pair" });
+  assert.equal(said, "Pair removed: 7 of hearts");
+});
+
+test("a draw names the card, and the win is said once", () => {
+  const state = boardState();
+  const drawn = { ...state.view, waste: { top: 1, size: 3 } };
+  assert.equal(receiveState(state, { view: drawn, event: "draw" }).said, "Ace of hearts");
+  const won = { ...state.view, won: true };
+  assert.equal(receiveState(state, { view: won, event: "pair" }).said, "You won!");
+  assert.equal(receiveState(state, { view: won, event: "none" }).said, "");
+});
+
+test("a mismatch is shown only with move errors on, in the board's words", () => {
+  const frame = { view: boardState().view, event: "mismatch", reason: "same_rank", message: "x" };
+  assert.equal(receiveState(boardState(), frame).toast, "");
+  const on = boardState({ settings: { moveErrors: true, placementHelp: true } });
+  assert.equal(receiveState(on, frame).toast, "Must be same rank");
+});
+
+test("intents become messages only while the game is playable", () => {
+  assert.deepEqual(request(boardState(), "tap", 12), { type: "tap", target: 12 });
+  assert.deepEqual(request(boardState(), "undo"), { type: "undo" });
+  assert.deepEqual(request(boardState(), "resign"), { type: "resign" });
+  assert.equal(request(boardState({ online: false }), "tap", 12), null);
+  assert.equal(request(boardState({ game: { status: "won" } }), "resign"), null);
+  const stuck = boardState();
+  stuck.view.can_undo = false;
+  assert.equal(request(stuck, "undo"), null);
+});
+
+test("start is sent only by a ranked game waiting for it", () => {
+  const waiting = boardState({ game: { status: "open", awaiting_start: true } });
+  assert.deepEqual(request(waiting, "start"), { type: "start" });
+  assert.equal(request(waiting, "tap", 25), null);
+  assert.equal(request(boardState(), "start"), null);
+});
+
+test("the placement help setting is sent only when the game's differs", () => {
+  assert.equal(settingsRequest(boardState()), null);
+  const off = boardState({ settings: { placementHelp: false } });
+  assert.deepEqual(settingsRequest(off), { type: "settings", placement_help: false });
+  assert.equal(settingsRequest({ ...off, online: false }), null);
+  assert.equal(settingsRequest({ ...off, game: { status: "resigned", placement_help: true } }), null);
+});
+
+test("the window follows the view: won, deadlocked, ended or none", () => {
+  assert.equal(windowFor(boardState()), "open");
+  assert.equal(windowFor(boardState({ view: { won: true } })), "won");
+  assert.equal(windowFor(boardState({ view: { deadlocked: true } })), "deadlock");
+  assert.equal(windowFor(boardState({ game: { status: "resigned" } })), "ended");
+});
