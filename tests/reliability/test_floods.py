@@ -21,7 +21,7 @@ from game.realtime.consumers.base import client_address, per_address, per_user
 from game.sockets import CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS
 from h2h_site.asgi import application
 from tests.reliability.conftest import run_async
-from tests.web.conftest import ORIGIN, game_log, open_socket
+from tests.web.conftest import ORIGIN, game_log, greeted, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -76,9 +76,7 @@ def test_twice_the_rate_is_closed_within_seconds():
 
 
 async def connected(cookie, code=CODE):
-    socket = await open_socket(application, code, cookie)
-    assert socket.connected
-    return socket, await socket.receive_json_from()
+    return await greeted(cookie, code)
 
 
 async def test_taps_beyond_the_bucket_get_a_rate_error_and_are_not_applied(player_cookie):

@@ -99,6 +99,22 @@ async def open_socket(app, code: str, cookie: str | None = None, *, origin: byte
     return communicator
 
 
+async def greeted(cookie: str, code: str, app=None):
+    """A play socket on `code` (on the site's ASGI app unless `app`) past its first state frame,
+    and that frame."""
+    from h2h_site.asgi import application  # imported late: it sets up the whole site
+
+    socket = await open_socket(app or application, code, cookie)
+    assert socket.connected
+    return socket, await socket.receive_json_from()
+
+
+async def send(socket, frame: dict) -> dict:
+    """Send one frame; the next frame the socket receives."""
+    await socket.send_json_to(frame)
+    return await socket.receive_json_from()
+
+
 @database_sync_to_async
 def game_log(game_id: int) -> tuple[int, int, list[str]]:
     """(last_seq, action_count, actions) of a game, to show that something changed nothing."""

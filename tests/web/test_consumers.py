@@ -10,7 +10,7 @@ from django.conf import settings
 from game import engine
 from game.models import Game
 from h2h_site.asgi import application
-from tests.web.conftest import game_log, open_socket, session_cookie
+from tests.web.conftest import game_log, greeted, open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,9 +19,7 @@ CODE = "HH1-N-AAAAAAC"  # tip 4, waste 9; position 1 is covered at the start
 
 async def connected(cookie, code=CODE):
     """A socket on `code` past its first state frame, and that frame."""
-    socket = await open_socket(application, code, cookie)
-    assert socket.connected
-    return socket, await socket.receive_json_from()
+    return await greeted(cookie, code)
 
 
 async def error_of(socket, text=None, binary=None):

@@ -13,7 +13,7 @@ import h2h_site.asgi
 from game import engine, services
 from game.models import Game, RaceRoom, Result
 from game.realtime import races
-from tests.web.conftest import game_log, open_socket, reveals_stock, session_cookie
+from tests.web.conftest import game_log, greeted, open_socket, reveals_stock, send, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,14 +21,7 @@ CODE = "HH1-N-AAAAAAC"
 
 
 async def connected(cookie, code=CODE, app=None):
-    socket = await open_socket(app or h2h_site.asgi.application, code, cookie)
-    assert socket.connected
-    return socket, await socket.receive_json_from()
-
-
-async def send(socket, frame):
-    await socket.send_json_to(frame)
-    return await socket.receive_json_from()
+    return await greeted(cookie, code, app)
 
 
 @database_sync_to_async

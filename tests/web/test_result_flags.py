@@ -6,27 +6,15 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-import h2h_site.asgi
 from game.models import Result, ResultFlag
 from game.services.results import result_rank
-from tests.web.conftest import open_socket
+from tests.web.conftest import greeted, send
 from tests.web.realtime import fresh_channel_layer  # noqa: F401 (an autouse fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PERSONS_PACE_S = 0.25  # a quick person: four taps a second
 DRAWS = 12  # enough moves to judge a pace
-
-
-async def play_socket(cookie, code):
-    socket = await open_socket(h2h_site.asgi.application, code, cookie)
-    assert socket.connected
-    return socket, await socket.receive_json_from()
-
-
-async def send(socket, frame):
-    await socket.send_json_to(frame)
-    return await socket.receive_json_from()
 
 
 @database_sync_to_async
@@ -42,7 +30,7 @@ async def test_a_solver_bot_tapping_as_fast_as_the_socket_admits_is_flagged_for_
 ):
     settings.TAP_RATE = 0  # the bot is let through at full speed: the limiter is not the test
     code, plan = winnable
-    socket, first = await play_socket(player_cookie, code)
+    socket, first = await greeted(player_cookie, code)
     for seq, target in enumerate(plan, start=1):
         last = await send(socket, {"type": "tap", "seq": seq, "target": target})
     await socket.disconnect()
@@ -54,7 +42,7 @@ async def test_a_solver_bot_tapping_as_fast_as_the_socket_admits_is_flagged_for_
 
 
 async def test_a_game_played_at_a_persons_pace_is_not_flagged(player_cookie):
-    socket, first = await play_socket(player_cookie, "HH1-N-AAAAAAC")
+    socket, first = await greeted(player_cookie, "HH1-N-AAAAAAC")
     for seq in range(1, DRAWS + 1):
         await asyncio.sleep(PERSONS_PACE_S)
         assert (await send(socket, {"type": "tap", "seq": seq, "target": "stock"}))["game"]
