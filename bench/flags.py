@@ -2,7 +2,7 @@
 
 Both play winnable deals (as every daily deal is). A bot sends a solver plan
 (game.engine.solve) as fast as the play socket admits frames: the first TAP_BURST (20) at once,
-then TAP_RATE (10) a second (game/ratelimit.py). A simulated person picks each tap from the
+then TAP_RATE (10) a second (game/sockets/ratelimit.py). A simulated person picks each tap from the
 public view (bench.policy: pairs first, then the waste, then the stock, now and then an undo or
 a mismatch) and thinks 0.6-3 s before every frame, the ones that store nothing included. A
 deadlocked person resigns.

@@ -33,6 +33,7 @@ from game.engine import random_code
 HUMAN_PAUSE_S = (0.25, 0.75)  # 500 ms ± 50 %
 SLICE_S = 5.0
 ARRIVING_AT_ONCE = 16  # sockets opening together before the clock starts: people trickle in
+ECHO_AND_SITE = "bench.echo:application"  # the site with the echo route added
 
 
 @dataclass
@@ -268,7 +269,6 @@ def main() -> None:
         sqlite_path=str(workdir / "load.sqlite3"),
         database_url=args.database_url,
         redis_url=args.redis_url,
-        H2H_BENCH_ECHO="1",
         H2H_WORKERS=str(args.processes),
         # The saturation profile measures capacity, so the per-socket flood limit is off
         # (a rate of 0); the human pace (2 taps/s) is far below it anyway.
@@ -285,7 +285,8 @@ def main() -> None:
         "tap_rate_limit": "off",
     }
     servers = [
-        Server(env, log_path=str(workdir / f"daphne{n}.log")).start() for n in range(args.processes)
+        Server(env, log_path=str(workdir / f"daphne{n}.log"), application=ECHO_AND_SITE).start()
+        for n in range(args.processes)
     ]
     try:
         if args.open_games:

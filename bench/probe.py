@@ -1,7 +1,7 @@
 """The site plus GET /bench/probe: what the soak benchmark watches inside the server process.
 
 Served only by benchmarks (`daphne bench.probe:application`), never by the site itself.
-The probe answers JSON: the event loop's tasks, the play sockets counted by game.consumers, the
+The probe answers JSON: the event loop's tasks, the play sockets counted by game.sockets.play, the
 in-memory channel layer's groups, members and channels, the threads, the open handles on
 the SQLite file, and the resident memory.
 """
@@ -23,8 +23,8 @@ PROBE_PATH = "/bench/probe"
 
 
 def probe() -> dict:
-    from game.consumers import play_sockets
-    from game.services.appends import appends_statements_kept
+    from game.sockets.play import play_sockets
+    from game.storage.appends import appends_statements_kept
 
     layer = get_channel_layer()
     groups = getattr(layer, "groups", {})

@@ -147,7 +147,7 @@ def run(clients: int = 300, seconds: float = 600, warmup: float = 60, collect=Fa
         "after": {key: after[key] for key in BASELINE},
         "back_to_baseline": all(after[key] <= baseline[key] for key in BASELINE),
         "threads": [baseline["threads"], after["threads"]],
-        "sql_statements": after["sql_statements"],  # game.services.appends: bounded
+        "sql_statements": after["sql_statements"],  # game.storage.appends: bounded
         "problems": [p for c in everyone for p in c.problems][:20],
         "problem_count": sum(len(c.problems) for c in everyone),
         "tracebacks": log.count("Traceback"),

@@ -11,10 +11,10 @@ from django.contrib.auth.admin import UserAdmin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from game.forms import DisplayNameForm
 from game.models import Action, DailyDeal, Game, Profile, Result, ResultFlag
-from game.presence import close_other_sessions
+from game.services.sessions import close_other_sessions
 from game.templatetags.h2h_format import duration
+from game.web.forms import DisplayNameForm
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

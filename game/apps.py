@@ -7,4 +7,6 @@ class GameConfig(AppConfig):
 
     def ready(self) -> None:
         # Register the deployment checks and connect the logout and login-throttle receivers.
-        from game import checks, presence, throttle  # noqa: F401
+        from game import checks  # noqa: F401
+        from game.services import sessions  # noqa: F401
+        from game.web import throttle  # noqa: F401

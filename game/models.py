@@ -134,8 +134,8 @@ class Result(models.Model):
         return self.undos == 0 and not self.placement_help
 
 
-# Realtime (game/realtime/): live boards, presence and race rooms. Only game/realtime/ writes
-# these rows; the game rows a race plays are ordinary Games, moved by game/services/.
+# Realtime: live boards, presence and race rooms. Only game/services/ writes these rows, as it
+# does the ordinary Games a race plays.
 
 
 class BoardVersion(models.Model):

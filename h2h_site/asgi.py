@@ -11,8 +11,8 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up)
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from game.routing import websocket_urlpatterns  # noqa: E402
-from game.socket_login import login_stack  # noqa: E402
+from game.sockets.login import login_stack  # noqa: E402
+from game.sockets.routing import websocket_urlpatterns  # noqa: E402
 from h2h_site.security import (  # noqa: E402
     SameOriginWebsocket,
     close_failed_websockets_with_their_code,
@@ -20,20 +20,14 @@ from h2h_site.security import (  # noqa: E402
 
 close_failed_websockets_with_their_code()
 
-routes = list(websocket_urlpatterns)
-if os.environ.get("H2H_BENCH_ECHO"):
-    from bench.echo import echo_urlpatterns
 
-    routes += echo_urlpatterns
+def site_application(routes: list) -> ProtocolTypeRouter:
+    """HTTP through Django; websockets on `routes` behind the origin checks and the login."""
+    websockets = SameOriginWebsocket(AllowedHostsOriginValidator(login_stack(URLRouter(routes))))
+    return ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": SameOriginWebsocket(
-            AllowedHostsOriginValidator(login_stack(URLRouter(routes)))
-        ),
-    }
-)
+
+application = site_application(websocket_urlpatterns)
 
 # What is loaded by now (Django, the apps, the routes) lives as long as the process. Frozen, it
 # stays out of the collector's full passes, which otherwise stopped every socket for ~100 ms

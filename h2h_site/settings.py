@@ -194,14 +194,14 @@ def caches_from_env() -> dict:
 
 CACHES = caches_from_env()
 
-# Flood control per socket (game/ratelimit.py): bursts of TAP_BURST frames, refilled at
+# Flood control per socket (game/sockets/ratelimit.py): bursts of TAP_BURST frames, refilled at
 # TAP_RATE a second; a TAP_RATE of 0 turns it off (benchmarks only). Then the sockets a
-# player may hold open on one process (game/consumers.py).
+# player may hold open on one process (game/sockets/play.py).
 TAP_RATE = float(os.environ.get("H2H_TAP_RATE", "10"))
 TAP_BURST = int(os.environ.get("H2H_TAP_BURST", "20"))
 SOCKETS_PER_PLAYER = int(os.environ.get("H2H_SOCKETS_PER_PLAYER", "5"))
 # The live board, watch and race sockets one process holds open per logged-in user and per
-# client address for anonymous ones (game/realtime/consumers/base.py).
+# client address for anonymous ones (game/sockets/realtime.py).
 REALTIME_SOCKETS_PER_USER = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_USER", "20"))
 REALTIME_SOCKETS_PER_ADDRESS = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_ADDRESS", "20"))
 
@@ -210,8 +210,8 @@ REALTIME_SOCKETS_PER_ADDRESS = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_ADDR
 ACTIONS_PER_GAME = 2000
 
 # What sockets send again and again (a board, a watched game), kept per process and per
-# version (game/realtime/boards.py, watching.py): a cache apart from "default", so that many
-# snapshots never push the login throttle's counts out of it.
+# version (game/services/boards.py, game/selectors/watching.py): a cache apart from "default",
+# so that many snapshots never push the login throttle's counts out of it.
 CACHES["snapshots"] = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
     "LOCATION": "h2h-snapshots",
@@ -219,17 +219,17 @@ CACHES["snapshots"] = {
     "OPTIONS": {"MAX_ENTRIES": 2000},
 }
 
-# Login throttling (game/throttle.py): failures per username and per address (an IPv6 /64)
+# Login throttling (game/web/throttle.py): failures per username and per address (an IPv6 /64)
 # within a window.
 LOGIN_FAILURES_PER_USERNAME = int(os.environ.get("H2H_LOGIN_FAILURES_PER_USERNAME", "5"))
 LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("H2H_LOGIN_FAILURES_PER_ADDRESS", "20"))
 LOGIN_THROTTLE_SECONDS = int(os.environ.get("H2H_LOGIN_THROTTLE_SECONDS", "900"))
-# Accounts made from one address within a window (game/throttle.py).
+# Accounts made from one address within a window (game/web/throttle.py).
 SIGNUPS_PER_ADDRESS = int(os.environ.get("H2H_SIGNUPS_PER_ADDRESS", "10"))
 SIGNUP_THROTTLE_SECONDS = int(os.environ.get("H2H_SIGNUP_THROTTLE_SECONDS", "3600"))
 
 # Django's ModelBackend, refusing a throttled login before any password is checked.
-AUTHENTICATION_BACKENDS = ["game.throttle.ThrottledModelBackend"]
+AUTHENTICATION_BACKENDS = ["game.web.throttle.ThrottledModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

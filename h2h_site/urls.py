@@ -15,5 +15,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", javascript_catalog, name="javascript-catalog"),
-    path("", include("game.urls")),
+    path("", include("game.web.urls")),
 ]

@@ -55,7 +55,7 @@ def _forget_realtime_sockets(request):
     a socket must not leave the next ones with a smaller share."""
     yield
     if request.node.get_closest_marker("django_db") is not None:
-        from game.realtime.consumers import base
+        from game.sockets import realtime
 
-        base.per_user.open.clear()
-        base.per_address.open.clear()
+        realtime.per_user.open.clear()
+        realtime.per_address.open.clear()

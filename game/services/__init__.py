@@ -3,7 +3,6 @@
 Consumers and views call only these; nothing else writes a Game, Action or Result row.
 """
 
-from game.services.broadcast import game_group
 from game.services.errors import GameError
 from game.services.games import (
     game_daily_open,
@@ -12,6 +11,7 @@ from game.services.games import (
     game_snapshot,
     games_close_day,
 )
+from game.services.groups import game_group
 from game.services.live import (
     LiveGame,
     live_audience_changed,

@@ -4,10 +4,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-
-def game_group(*, game_id: int) -> str:
-    """The channel-layer group of one game."""
-    return f"game.{game_id}"
+from game.services.groups import game_group
 
 
 def game_publish(*, game_id: int, event: str, snapshot: dict, origin: str) -> None:

@@ -1,7 +1,9 @@
 """The one error type of the use cases: a stable code the client can act on, and its text.
 
 Consumers turn it into an error frame and views into a page, each in one place; the text is
-translated when it is read, so it speaks the language active at that moment.
+translated when it is read, so it speaks the language active at that moment. The realtime
+features (live boards, spectating, race rooms, replays) refuse with RealtimeError, a GameError,
+so their sockets turn both into one kind of error frame.
 """
 
 from django.utils.translation import gettext_lazy as _
@@ -42,4 +44,41 @@ class GameError(Exception):
     def message(self) -> str:
         """The human text in the active language, with the engine's detail when there is one."""
         text = str(MESSAGES[self.code])
+        return f"{text}: {self.detail}" if self.detail else text
+
+
+REALTIME_MESSAGES = {
+    "unknown_frame": _("Unknown message type for this socket."),
+    "bad_frame": _("The message must be a JSON object with a type."),
+    "bad_board": _("There is no such leaderboard."),
+    "no_such_game": _("There is no such game."),
+    "daily_locked": _(
+        "Games of today's deal can be watched once you have finished your own ranked game of it."
+    ),
+    "playing_this_deal": _("You are playing this deal: finish your game before watching another."),
+    "not_finished": _("This game is still being played: watch it live instead."),
+    "race_running": _(
+        "This is a race game: it can be watched and replayed once every racer has finished."
+    ),
+    "no_such_room": _("There is no race room with this code."),
+    "room_full": _("This race is full: eight players at most."),
+    "race_started": _("This race has already started."),
+    "race_over": _("This race is over."),
+    "not_in_room": _("Join the race first."),
+    "bad_ready": _("ready must be true or false."),
+    "daily_today": _("Today's daily deal cannot be raced: race it from tomorrow on."),
+    "ranked_open": _("Finish your ranked game of this deal before racing it."),
+    "race_lobby": _(
+        "You are waiting to race this deal: it opens for every racer at once, at the start."
+    ),
+}
+
+
+class RealtimeError(GameError):
+    """A realtime request that is malformed or not allowed now; `code` is a key of
+    REALTIME_MESSAGES or of MESSAGES."""
+
+    @property
+    def message(self) -> str:
+        text = str(REALTIME_MESSAGES.get(self.code) or MESSAGES[self.code])
         return f"{text}: {self.detail}" if self.detail else text

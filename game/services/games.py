@@ -9,10 +9,10 @@ from django.utils import timezone
 
 from game import daily, engine
 from game.models import DailyDeal, Game
-from game.realtime.spectators import spectator_opened_deal
 from game.services.broadcast import game_publish
 from game.services.log import code_parse, game_replay
 from game.services.results import result_create, result_summary
+from game.services.spectators import spectator_opened_deal
 
 
 def game_open(*, player, code: str) -> Game:

@@ -22,10 +22,10 @@ from game import daily
 from game.models import Game
 from game.services import play
 from game.services.audience import Audience, others_listen
-from game.services.broadcast import game_group
-from game.services.dbthread import append, on_db_thread
 from game.services.games import game_day_closed, game_resume
+from game.services.groups import game_group
 from game.services.play import PROCESS, Reply, StoredGame, Write
+from game.storage.dbthread import append, on_db_thread
 
 ATTEMPTS = 20  # each failed attempt means another writer stored a move first
 

@@ -23,11 +23,11 @@ from django.utils import timezone
 
 from game import engine
 from game.models import Game
-from game.services.appends import Append, appends_write
 from game.services.errors import GameError
 from game.services.games import game_day, game_day_over, game_snapshot, view_unseen
 from game.services.log import game_replay
 from game.services.results import result_create, result_summary
+from game.storage.appends import Append, appends_write
 
 PROCESS = uuid.uuid4().hex  # tells this process's publications from other processes'
 Target = int | str  # a position 1-25, "stock" or "waste"

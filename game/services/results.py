@@ -10,7 +10,8 @@ from django.utils import timezone
 from game import engine, fairplay
 from game.models import Game, Result, ResultFlag
 from game.ranking import RANK_ORDER
-from game.realtime.announce import result_announce
+from game.services.boards import board_result_recorded
+from game.services.rooms import race_result_recorded
 
 
 def result_create(*, game: Game, state: engine.State, status: str, at: datetime) -> Result:
@@ -33,7 +34,10 @@ def result_create(*, game: Game, state: engine.State, status: str, at: datetime)
         finished_at=at,
     )
     result_flag(result=result)  # one read of the log just written: cheap enough to stay here
-    result_announce(result=result)  # live boards and a race hear of it once this commits
+    # Inside the result's transaction: versions bump now, the boards and a race hear of it
+    # once this commits.
+    board_result_recorded(result=result)
+    race_result_recorded(result=result)
     return result
 
 

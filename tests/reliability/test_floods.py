@@ -14,11 +14,12 @@ from django.test import Client
 from django.utils import timezone
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from game import ratelimit, services
-from game.consumers import play_sockets
+from game import services
 from game.models import Action, Game
-from game.realtime.consumers.base import client_address, per_address, per_user
-from game.sockets import CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS
+from game.sockets import ratelimit
+from game.sockets.base import CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS
+from game.sockets.play import play_sockets
+from game.sockets.realtime import client_address, per_address, per_user
 from h2h_site.asgi import application
 from tests.reliability.conftest import run_async
 from tests.web.conftest import ORIGIN, game_log, greeted, open_socket

@@ -15,7 +15,7 @@ from django.urls import URLResolver, get_resolver
 
 from game import engine
 from game.models import Game, Result
-from game.routing import websocket_urlpatterns
+from game.sockets.routing import websocket_urlpatterns
 from h2h_site.asgi import application
 from tests.web.conftest import session_cookie, winnable_codes
 

@@ -20,7 +20,7 @@ from websockets.sync.client import connect
 
 from bench.server import Server, make_players, manage, server_env
 from game.models import Game
-from game.sockets import CLOSE_LOGGED_OUT
+from game.sockets.base import CLOSE_LOGGED_OUT
 from h2h_site.asgi import application
 from tests.web.conftest import ORIGIN, game_log, open_socket, session_cookie
 

@@ -86,7 +86,7 @@ def winnable(env: dict) -> tuple[str, list]:
 def new_room(env: dict, player: str, code: str) -> str:
     script = (
         "from django.contrib.auth import get_user_model; "
-        "from game.realtime.races import race_create; "
+        "from game.services.races import race_create; "
         f"print(race_create(player=get_user_model().objects.get(username={player!r}), "
         f"code={code!r}).room)"
     )

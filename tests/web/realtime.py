@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from game import services
 from game.models import RaceEntry, RaceRoom
-from game.realtime import races
+from game.services import races
 from h2h_site.asgi import application
 from tests.web.conftest import ORIGIN
 

@@ -15,10 +15,10 @@ from django.db import IntegrityError, transaction
 from django.test import AsyncClient, Client
 
 from game import services
-from game.forms import SignupForm, save_unless_taken
 from game.models import Profile
-from game.realtime import races
-from game.sockets import CLOSE_LOGGED_OUT
+from game.services import races
+from game.sockets.base import CLOSE_LOGGED_OUT
+from game.web.forms import SignupForm, save_unless_taken
 from tests.web.conftest import session_cookie
 from tests.web.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
 
@@ -279,7 +279,7 @@ def test_the_profile_page_needs_a_login(client):
     assert response.status_code == 302 and response.url.startswith("/accounts/login/")
 
 
-# Throttling by address (game.throttle) ---------------------------------------------------
+# Throttling by address (game.web.throttle) ---------------------------------------------------
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from game.models import Action, DailyDeal, Game, Profile, Result, ResultFlag
-from game.sockets import CLOSE_LOGGED_OUT
+from game.sockets.base import CLOSE_LOGGED_OUT
 from tests.web.conftest import session_cookie
 from tests.web.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 import h2h_site.asgi
 from game import engine, services
 from game.models import Game, RaceRoom, Result
-from game.realtime import races
+from game.services import races
 from tests.web.conftest import game_log, greeted, open_socket, reveals_stock, send, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

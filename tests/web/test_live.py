@@ -12,7 +12,7 @@ from django.test import Client
 import h2h_site.asgi
 from game import engine, services
 from game.services import GameError, live
-from game.services.appends import Append, appends_store
+from game.storage.appends import Append, appends_store
 from tests.web.conftest import game_log, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,7 +10,7 @@ from django.test import Client
 
 from game import daily, engine, services
 from game.models import Game, Result
-from game.realtime import races
+from game.services import races
 from tests.web.conftest import reveals_stock
 
 pytestmark = pytest.mark.django_db

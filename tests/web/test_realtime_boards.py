@@ -6,10 +6,11 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from game import daily, selectors, services
+from game import daily, services
 from game.models import BoardVersion
 from game.ranking import RANK_ORDER
-from game.realtime import boards
+from game.selectors import pages
+from game.services import boards
 from tests.web.realtime import connect, frame_of, fresh_channel_layer, resign  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -117,8 +118,8 @@ async def test_syncing_an_unchanged_all_time_board_recomputes_nothing(player, mo
         computed.append(1)
         return records()
 
-    records = selectors.all_time_records
-    monkeypatch.setattr(selectors, "all_time_records", all_time_records)
+    records = pages.all_time_records
+    monkeypatch.setattr(pages, "all_time_records", all_time_records)
     await database_sync_to_async(ranked_and_resigned)(player)
     board = await connect("/ws/live/all-time/")
     first = await frame_of(board, "board")

@@ -8,7 +8,7 @@ from django.utils import timezone
 import h2h_site.asgi
 from game import daily, services
 from game.models import Presence
-from game.realtime import presence
+from game.services import presence
 from tests.web.conftest import open_socket
 from tests.web.realtime import connect, frame_of, fresh_channel_layer  # noqa: F401  (the fixture)
 

@@ -10,9 +10,8 @@ from django.utils import timezone
 
 from game import daily, services
 from game.models import DailyDeal, Game, RaceRoom, Result
-from game.realtime import races
-from game.realtime.race_view import race_snapshot, race_winner, standings
-from game.services import GameError
+from game.selectors.races import race_snapshot, race_winner, standings
+from game.services import GameError, races
 
 pytestmark = pytest.mark.django_db
 

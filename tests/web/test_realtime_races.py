@@ -10,9 +10,9 @@ from django.test import Client
 
 import h2h_site.asgi
 from game.models import Game, Result
-from game.presence import player_group
-from game.realtime import races
-from game.sockets import CLOSE_LOGGED_OUT
+from game.services import races
+from game.services.groups import player_group
+from game.sockets.base import CLOSE_LOGGED_OUT
 from tests.web.conftest import open_socket, reveals_stock
 from tests.web.realtime import (  # noqa: F401  (the fixture)
     connect,

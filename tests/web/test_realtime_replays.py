@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from game import engine, services
 from game.models import Action, Game
-from game.realtime.replays import replay_steps
+from game.selectors.replays import replay_steps
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,8 @@ from django.utils import timezone
 import h2h_site.asgi
 from game import daily, engine, services
 from game.models import DailyDeal, Game
-from game.realtime import races
-from game.realtime.watching import spectator_snapshot
+from game.selectors.watching import spectator_snapshot
+from game.services import races
 from tests.web.conftest import game_log, open_socket, reveals_stock, session_cookie
 from tests.web.realtime import (  # noqa: F401  (the fixture)  # noqa: F401  (the fixture)
     connect,
@@ -205,7 +205,7 @@ def test_a_past_daily_deal_may_be_watched(player, db):
     game = Game.objects.create(player=player, code=CODE, daily=deal, started_at=timezone.now())
     from django.contrib.auth.models import AnonymousUser
 
-    from game.realtime.watching import watch_refusal
+    from game.selectors.watching import watch_refusal
 
     assert watch_refusal(viewer=AnonymousUser(), game=game) is None
 

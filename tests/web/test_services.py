@@ -15,8 +15,9 @@ from django.db import connection
 
 from game import engine, services
 from game.models import Action, Game, Result, ResultFlag
-from game.services import GameError, appends
-from game.services.dbthread import MAX_BATCH
+from game.services import GameError
+from game.storage import appends
+from game.storage.dbthread import MAX_BATCH
 from tests.web.conftest import PAGE_ACTIONS
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The one base of every socket (game.sockets): each of the play, board, watch and race sockets
+"""The one base of every socket (game.sockets.base): each of the play, board, watch and race sockets
 decodes, limits, refuses and closes alike, attacked over the real ASGI application."""
 
 import ast
@@ -11,8 +11,8 @@ from channels.db import database_sync_to_async
 from django.test import AsyncClient
 
 from game import engine
-from game.realtime import races
-from game.sockets import CLOSE_LOGGED_OUT
+from game.services import races
+from game.sockets.base import CLOSE_LOGGED_OUT
 from tests.web.conftest import session_cookie
 from tests.web.realtime import connect, fresh_channel_layer, resign  # noqa: F401  (the fixture)
 
@@ -150,4 +150,4 @@ def test_every_close_code_is_numbered_in_game_sockets_alone():
         if 4000 <= node.value < 5000
     }
     assert {code for _, code in numbered} == {4001, 4003, 4004, 4008, 4009}
-    assert {path for path, _ in numbered} == {"sockets.py"}
+    assert {path for path, _ in numbered} == {"sockets/base.py"}

@@ -6,7 +6,7 @@ so that an abandoned race's unfinished games stop counting as open.
 
 from django.core.management.base import BaseCommand
 
-from game.realtime.races import IDLE, race_expire_idle
+from game.services.races import IDLE, race_expire_idle
 
 
 class Command(BaseCommand):

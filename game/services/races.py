@@ -1,0 +1,225 @@
+"""Race rooms: 2-8 players play one deal from the same server instant; first to clear wins.
+
+A room is a lobby until at least MIN_RACERS joined players are all ready; then it counts down to
+`starts_at`, the instant every racer's clock starts. The race games are created at that
+instant, never earlier, so nobody sees the deal before the others: ordinary unranked Games,
+played over the play socket like any other, that the room follows through their game groups.
+The table is the games' own Results in the shared order (RANK_ORDER: score, time, moves), so
+the first to clear the heart wins. Every change bumps the room's version and tells its group.
+Idle rooms expire: a lobby is closed, a race's unfinished games are ended as resigned.
+"""
+
+import secrets
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from game import engine
+from game.daily import daily_today
+from game.models import Action, DailyDeal, Game, RaceEntry, RaceRoom
+from game.services import game_resign
+from game.services.errors import RealtimeError
+from game.services.log import code_parse
+from game.services.rooms import entries_waiting, room_bump, room_racing
+from game.services.spectators import spectator_opened_deal
+
+ROOM_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O or 1/I: read aloud, typed on phones
+ROOM_LENGTH = 6
+MIN_RACERS, MAX_RACERS = 2, 8
+COUNTDOWN = timedelta(seconds=3)
+IDLE = timedelta(minutes=30)
+Status = RaceRoom.Status
+
+
+def room_parse(*, room: object) -> str:
+    """The canonical room code (upper case, spaces and dashes dropped), or "no_such_room".
+
+    >>> room_parse(room=" k7p-2qx ")
+    'K7P2QX'
+    """
+    text = str(room).upper().replace(" ", "").replace("-", "") if isinstance(room, str) else ""
+    if len(text) != ROOM_LENGTH or any(c not in ROOM_ALPHABET for c in text):
+        raise RealtimeError("no_such_room")
+    return text
+
+
+def race_create(*, player, code: str = "") -> RaceRoom:
+    """A new room with its creator in it: for `code`, or for a fresh deal if it is blank."""
+    fresh = not code.strip()
+    code = engine.random_code() if fresh else code_parse(code=code)
+    if DailyDeal.objects.filter(code=code, date__gte=daily_today()).exists():
+        raise RealtimeError("daily_today")
+    _check_no_ranked_open(player, code)
+    race_expire_idle()  # opening a room is the moment to tidy the idle ones away
+    now = timezone.now()
+    for _ in range(10):
+        try:
+            with transaction.atomic():
+                room = RaceRoom.objects.create(
+                    room=_new_room_code(),
+                    code=code,
+                    fresh=fresh,
+                    created_by=player,
+                    created_at=now,
+                    touched_at=now,
+                )
+                _enter(room, player, now)
+                return room
+        except IntegrityError:  # the room code was taken: draw another
+            continue
+    raise RuntimeError("no free room code after ten draws")
+
+
+def race_room(*, room: str) -> RaceRoom:
+    """The room, after ending it if it sat idle too long and starting it if its instant came."""
+    with transaction.atomic():
+        found = _locked(room)
+        _expire_if_idle(found)
+        _begin_if_due(found)
+        return found
+
+
+def race_join(*, player, room: str) -> RaceRoom:
+    """Join a lobby (2-8 players); joining again, or after the start, rejoins one's own entry."""
+    with transaction.atomic():
+        found = _locked(room)
+        if found.entries.filter(player=player).exists():
+            return found
+        _check_lobby(found)
+        if found.entries.count() >= MAX_RACERS:
+            raise RealtimeError("room_full")
+        _check_no_ranked_open(player, found.code)
+        _enter(found, player, timezone.now())
+        room_bump(found)
+        return found
+
+
+def _enter(room: RaceRoom, player, now) -> None:
+    """A racer waits for the room's deal: they stop watching any game of it."""
+    RaceEntry.objects.create(room=room, player=player, joined_at=now)
+    spectator_opened_deal(player_id=player.pk, code=room.code)
+
+
+def race_lobby_check(*, player, code: str) -> None:
+    """RealtimeError("race_lobby") while `player` waits in a race of `code`: nobody opens its
+    deal before the start instant shows it to every racer at once. GameError("bad_code") if
+    `code` is no deal code."""
+    if entries_waiting(player=player, code=code_parse(code=code)).exists():
+        raise RealtimeError("race_lobby")
+
+
+def race_leave(*, player, room: str) -> RaceRoom:
+    """Leave a lobby; once the countdown has begun a racer stays in (and may resign)."""
+    with transaction.atomic():
+        found = _locked(room)
+        _check_lobby(found)
+        if not found.entries.filter(player=player).delete()[0]:
+            raise RealtimeError("not_in_room")
+        room_bump(found)
+        return found
+
+
+def race_ready(*, player, room: str, ready) -> RaceRoom:
+    """Mark oneself ready or not; when 2-8 joined players are all ready, the countdown starts."""
+    if not isinstance(ready, bool):
+        raise RealtimeError("bad_ready")
+    with transaction.atomic():
+        found = _locked(room)
+        _check_lobby(found)
+        if not found.entries.filter(player=player).update(ready=ready):
+            raise RealtimeError("not_in_room")
+        entries = found.entries.all()
+        if len(entries) >= MIN_RACERS and all(entry.ready for entry in entries):
+            found.status = Status.RUNNING
+            found.starts_at = timezone.now() + COUNTDOWN
+        room_bump(found)
+        return found
+
+
+def race_begin(*, room: str) -> bool:
+    """At the start instant, create every racer's game; True if this call created them."""
+    with transaction.atomic():
+        return _begin_if_due(_locked(room))
+
+
+def _begin_if_due(room: RaceRoom) -> bool:
+    if room.status != Status.RUNNING or room.starts_at > timezone.now():
+        return False
+    if room.entries.filter(game__isnull=False).exists():
+        return False  # begun already, by another socket or process
+    for entry in room.entries.select_related("player"):
+        entry.game = _race_game(entry.player, room)
+        entry.save(update_fields=["game"])
+    room_bump(room)
+    return True
+
+
+def _race_game(player, room: RaceRoom) -> Game | None:
+    """The racer's game, its clock started at the room's instant: never ranked.
+
+    An unfinished game of the same deal ends first, as a new game over it would; a ranked one
+    (which joining refuses) is left alone and its player sits the race out.
+    """
+    for game in Game.objects.filter(player=player, code=room.code, status=Game.Status.OPEN):
+        if game.ranked:
+            return None
+        game_resign(player=player, game_id=game.pk)
+    deal = DailyDeal.objects.filter(code=room.code).first()
+    return Game.objects.create(
+        player=player, code=room.code, daily=deal, ranked=False, started_at=room.starts_at
+    )
+
+
+def race_expire_idle() -> int:
+    """End every room left idle for IDLE (see race_room); returns how many were looked at."""
+    cutoff = timezone.now() - IDLE
+    live = RaceRoom.objects.filter(status__in=[Status.LOBBY, Status.RUNNING])
+    rooms = list(live.filter(touched_at__lt=cutoff).values_list("room", flat=True))
+    for room in rooms:
+        race_room(room=room)
+    return len(rooms)
+
+
+def _expire_if_idle(room: RaceRoom) -> None:
+    cutoff = timezone.now() - IDLE
+    if room.status == Status.LOBBY and room.touched_at < cutoff:
+        room.status = Status.EXPIRED
+        room_bump(room)
+    elif room.status == Status.RUNNING and _last_activity(room) < cutoff:
+        for entry in room.entries.filter(game__status=Game.Status.OPEN).select_related("player"):
+            game_resign(player=entry.player, game_id=entry.game_id)
+        room.refresh_from_db()  # each resignation's result may have finished the race
+        if room.status == Status.RUNNING and not room_racing(room):
+            room.status, room.finished_at = Status.FINISHED, timezone.now()
+            room_bump(room)
+
+
+def _last_activity(room: RaceRoom):
+    moves = Action.objects.filter(game__race_entry__room=room).aggregate(last=Max("at"))["last"]
+    return max(room.touched_at, moves) if moves else room.touched_at
+
+
+def _locked(room: str) -> RaceRoom:
+    found = RaceRoom.objects.select_for_update().filter(room=room_parse(room=room)).first()
+    if found is None:
+        raise RealtimeError("no_such_room")
+    return found
+
+
+def _check_lobby(room: RaceRoom) -> None:
+    if room.status == Status.RUNNING:
+        raise RealtimeError("race_started")
+    if room.status != Status.LOBBY:
+        raise RealtimeError("race_over")
+
+
+def _check_no_ranked_open(player, code: str) -> None:
+    ranked = Game.objects.filter(player=player, code=code, status=Game.Status.OPEN, ranked=True)
+    if ranked.exists():
+        raise RealtimeError("ranked_open")
+
+
+def _new_room_code() -> str:
+    return "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_LENGTH))

@@ -1,0 +1,49 @@
+"""Race rooms' bookkeeping that needs no service: a change's version and its publication, the
+end of a race when its last racer finishes, and who waits for a room's deal.
+
+Imported by result_create (game.services.results), so it imports no other use case.
+"""
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from game.models import RaceEntry, RaceRoom, Result
+from game.services.groups import race_group
+from game.services.publish import publish_on_commit
+
+
+def room_bump(room: RaceRoom) -> None:
+    """Save a changed room under its next version; its group hears of it after commit."""
+    room.version += 1
+    room.touched_at = timezone.now()
+    room.save()
+    publish_on_commit(race_group(room.room), {"type": "race.room", "version": room.version})
+
+
+def race_result_recorded(*, result: Result) -> None:
+    """A race game has its result: the room's table changed, and the last one ends the race."""
+    entries = RaceEntry.objects.filter(game_id=result.game_id)
+    room_id = entries.values_list("room_id", flat=True).first()
+    if room_id is None:
+        return
+    room = RaceRoom.objects.select_for_update().get(pk=room_id)
+    if room.status == RaceRoom.Status.RUNNING and not room_racing(room):
+        room.status = RaceRoom.Status.FINISHED
+        room.finished_at = result.finished_at
+    room_bump(room)
+
+
+def entries_waiting(*, player, code: str) -> QuerySet[RaceEntry]:
+    """The player's entries in rooms of `code` that have not begun: they wait for its deal.
+
+    An entry has its game from the start instant on, so the countdown counts as waiting.
+    """
+    unstarted = (RaceRoom.Status.LOBBY, RaceRoom.Status.RUNNING)
+    return RaceEntry.objects.filter(
+        player=player, game__isnull=True, room__code=code, room__status__in=unstarted
+    )
+
+
+def room_racing(room: RaceRoom) -> bool:
+    """Whether some racer's game is still open."""
+    return room.entries.filter(game__isnull=False, game__result__isnull=True).exists()

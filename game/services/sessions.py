@@ -1,0 +1,40 @@
+"""Telling a player's sockets that a session ended, across server processes.
+
+Every logged-in play, watch and race socket is in the group `player.<id>` (game.sockets.base).
+Logging out (Django's user_logged_out signal) tells that group, through the channel layer, to
+close the sockets of the session that ended; they close with CLOSE_LOGGED_OUT, like a socket
+that was never logged in. Other devices' sessions stay valid, so their sockets stay open.
+
+A password change ends every other session (Django's session auth hash no longer matches
+theirs), so it tells the group to close the sockets of every session but the one that made
+the change. That session gets a new key (update_session_auth_hash), which its sockets learn
+from the same message, so that logging out of it later still closes them.
+"""
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.signals import user_logged_out
+from django.dispatch import receiver
+
+from game.services.groups import player_group
+
+
+@receiver(user_logged_out)
+def close_sockets_on_logout(sender, request, user, **kwargs) -> None:
+    """Runs before the session is flushed, so its key still names the sockets to close."""
+    if user is not None:
+        session = getattr(request, "session", None)
+        key = getattr(session, "session_key", None)
+        _tell_player(user.pk, {"type": "player.logout", "session": key})
+
+
+def close_other_sessions(*, player_id: int, keep: str, kept_as: str) -> None:
+    """Close the sockets of every session of the player but `keep`, which is now `kept_as`."""
+    message = {"type": "player.logout", "session": None, "keep": keep, "kept_as": kept_as}
+    _tell_player(player_id, message)
+
+
+def _tell_player(player_id: int, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(player_group(player_id=player_id), message)

@@ -1,0 +1,234 @@
+"""The one base every socket of the site stands on (play, live boards, watch, race): transport
+only. `Socket` chooses the language, caps how many sockets are open, decodes and rate-limits
+each frame, builds every error frame, refuses (accept, one error frame, close) and closes when
+the session logs out. A consumer says only what is its own: its frames, its cap, its bucket.
+
+docs/protocol.md gives the frames, error codes and close codes; a refused frame never closes
+the socket, except a flood (`flooding`, CLOSE_FLOODING).
+"""
+
+import json
+from collections import defaultdict
+from collections.abc import Callable, Hashable
+from types import SimpleNamespace
+
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
+from django.utils.functional import empty
+
+from game.services import GameError
+from game.services.groups import player_group
+from game.sockets.ratelimit import FrameLimiter, Verdict
+
+# The close codes of every socket. Daphne lets an application close with 1000 or 3000-4999
+# only; a refused handshake's code never reaches a browser, so a refusal accepts first.
+CLOSE_LOGIN_REQUIRED = 4001  # no logged-in user, where the socket needs one
+CLOSE_LOGGED_OUT = CLOSE_LOGIN_REQUIRED  # the session ended: as if it had never logged in
+CLOSE_FORBIDDEN = 4003  # not allowed now (race_lobby, race_running, playing_this_deal, ...)
+CLOSE_NOT_FOUND = 4004  # no such deal code, board, game or room
+CLOSE_FLOODING = 4008  # kept sending after `rate_limited` (game.sockets.ratelimit)
+CLOSE_TOO_MANY_SOCKETS = 4009  # its user, player or address is at its cap on this process
+
+MAX_FRAME_BYTES = 1024
+
+
+def socket_language(scope: dict) -> str:
+    """The socket's language, chosen as Django chooses a page's: cookie, then Accept-Language."""
+    headers = dict(scope.get("headers", []))
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies", {}), META={"HTTP_ACCEPT_LANGUAGE": accept}
+    )
+    return translation.get_language_from_request(request)
+
+
+def decode_frame(text_data: str | None, *, refusal: type[GameError] = GameError) -> dict:
+    """A text frame's JSON object, or GameError `binary`, `too_large` or `bad_json`; a frame
+    that is not an object is `refusal("bad_frame")`, whose text says what that socket wants."""
+    if text_data is None:
+        raise GameError("binary")
+    # The character count first: a huge frame is refused without encoding it.
+    if len(text_data) > MAX_FRAME_BYTES or len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
+        raise GameError("too_large")
+    try:
+        frame = json.loads(text_data)
+    except (ValueError, RecursionError) as error:  # 1 KiB of "[" nests deeper than the stack
+        raise GameError("bad_json") from error
+    if not isinstance(frame, dict):
+        raise refusal("bad_frame")
+    return frame
+
+
+class SocketCount:
+    """Sockets open on this process per key (a player, an address), at most `cap()` each.
+
+    The count lives in the process, so a crash never leaves stale entries.
+    """
+
+    def __init__(self, cap: Callable[[], int]) -> None:
+        self.cap = cap
+        self.open: dict[Hashable, set[str]] = defaultdict(set)
+
+    def add(self, *, key: Hashable, channel: str) -> bool:
+        """Count one more socket; False (and not counted) if its key is at the cap."""
+        if len(self.open.get(key, ())) >= self.cap():
+            return False
+        self.open[key].add(channel)
+        return True
+
+    def discard(self, *, key: Hashable, channel: str) -> None:
+        sockets = self.open.get(key)
+        if sockets is not None:
+            sockets.discard(channel)
+            if not sockets:
+                del self.open[key]
+
+    def total(self) -> int:
+        """Every counted socket on this process (the soak benchmark checks it returns to 0)."""
+        return sum(len(sockets) for sockets in self.open.values())
+
+
+class Socket(AsyncJsonWebsocketConsumer):
+    """A JSON socket of the site. A subclass gives `frame_limiter` and `counted_in`, and
+    handles each admitted frame in `receive_frame`; `connect` accepts or refuses."""
+
+    numbered = False  # True: frames carry a `seq` (`seq_of`), which error frames echo
+    login_required = False  # True: an anonymous socket is refused with CLOSE_LOGIN_REQUIRED
+    closes_on_logout = True  # a logged-in socket joins its player's group (game.services.sessions)
+    frame_error: type[GameError] = GameError  # its `bad_frame` says what this socket wants
+    counted: tuple[SocketCount, Hashable] | None = None
+
+    def frame_limiter(self) -> FrameLimiter:
+        """This socket's token bucket (game.sockets.ratelimit)."""
+        raise NotImplementedError
+
+    def counted_in(self) -> tuple[SocketCount, Hashable]:
+        """The count that caps this socket, and its key in it."""
+        raise NotImplementedError
+
+    async def receive_frame(self, frame: dict, seq: int | None) -> None:
+        """One decoded frame, within the bucket; a GameError becomes its error frame."""
+        raise NotImplementedError
+
+    def seq_of(self, frame: dict) -> int | None:
+        """A numbered socket's frame number, checked (GameError if it is bad); else None."""
+        return None
+
+    async def websocket_connect(self, message: dict) -> None:
+        self.language = socket_language(self.scope)
+        self.user = _unwrapped(self.scope["user"])
+        self.limiter = self.frame_limiter()
+        if self.login_required and not self.user.is_authenticated:
+            return await self.refuse(GameError("login_required"), CLOSE_LOGIN_REQUIRED)
+        count, key = self.counted_in()
+        if not count.add(key=key, channel=self.channel_name):
+            return await self.refuse(GameError("too_many_sockets"), CLOSE_TOO_MANY_SOCKETS)
+        self.counted = count, key
+        if self.closes_on_logout and self.user.is_authenticated:
+            self.groups.append(player_group(player_id=self.user.pk))  # joined before connect
+        await super().websocket_connect(message)
+
+    async def websocket_disconnect(self, message: dict) -> None:
+        if self.counted is not None:
+            count, key = self.counted
+            count.discard(key=key, channel=self.channel_name)
+        await super().websocket_disconnect(message)  # leaves self.groups, then disconnect()
+
+    async def dispatch(self, message: dict) -> None:
+        # Channels' own dispatch first runs close_old_connections on its sync thread: a thread
+        # hop for every message. These sockets touch no connection of that thread: their
+        # database work runs on game.storage.dbthread's workers, which keep their own.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is not None:
+            return await handler(message)
+        # A game's group is the play sockets', the spectators' and the race rooms', and each
+        # may add messages of its own (game.*): a socket passes over those it has no use for.
+        if not message["type"].startswith("game."):
+            raise ValueError(f"no handler for message type {message['type']}")
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        # Decoded here, not by the JSON consumer, so malformed JSON gets an error frame
+        # instead of an exception that closes the socket with 1011.
+        seq = None
+        try:
+            verdict = self.limiter.take()
+            if verdict is Verdict.CLOSE:
+                raise GameError("flooding")
+            frame = decode_frame(text_data, refusal=self.frame_error)
+            seq = self.seq_of(frame)
+            if verdict is Verdict.REFUSE:  # decoded first, so the refusal names its seq
+                raise GameError("rate_limited")
+            await self.receive_frame(frame, seq)
+        except GameError as error:
+            await self.send_json(self.error_frame(error, seq))
+            if error.code == "flooding":
+                await self.close(code=CLOSE_FLOODING)
+
+    def error_frame(self, error: GameError, seq: int | None = None) -> dict:
+        """The one error frame: a stable code and text in the socket's language; a numbered
+        socket's echoes the frame's seq (None: it had no valid one)."""
+        frame = {"type": "error", "seq": seq} if self.numbered else {"type": "error"}
+        with translation.override(self.language):
+            return frame | {"error": error.code, "message": error.message}
+
+    async def refuse(self, error: GameError, close_code: int) -> None:
+        """Accept only to say why, then close: a browser never sees a refused handshake's code."""
+        await self.accept()
+        await self.close_saying(error, close_code)
+
+    async def close_saying(self, error: GameError, close_code: int) -> None:
+        """One error frame saying why, then the close."""
+        await self.send_json(self.error_frame(error))
+        await self.close(code=close_code)
+
+    async def listen(self, group: str) -> None:
+        """Join a group; Channels leaves every group of `self.groups` on disconnect."""
+        self.groups.append(group)
+        await self.channel_layer.group_add(group, self.channel_name)
+
+    async def player_logout(self, message: dict) -> None:
+        """The player logged out of `message["session"]`; None: of every session but "keep"
+        (a password change), whose sockets learn its new key "kept_as" (game.services.sessions)."""
+        mine = self.session_key()
+        if mine is not None and mine == message.get("keep"):
+            self.renamed_session = message["kept_as"]
+        elif message.get("session") in (None, mine):
+            await self.close(code=CLOSE_LOGGED_OUT)
+
+    def session_key(self) -> str | None:
+        """The key of the session the socket opened in, or the one it was renamed to since."""
+        opened_in = getattr(self.scope.get("session"), "session_key", None)
+        return getattr(self, "renamed_session", opened_in)
+
+    @classmethod
+    async def encode_json(cls, content: dict) -> str:
+        return _encode(content)
+
+
+def _unwrapped(user):
+    """The user behind Channels' lazy object: each attribute read through it costs a call."""
+    wrapped = getattr(user, "_wrapped", empty)
+    return user if wrapped is empty else wrapped
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"))  # compact: an eighth smaller than the default
+_CARDS = {
+    (rank, free): _ENCODER.encode({"rank": rank, "free": free})
+    for rank in range(1, 14)
+    for free in (True, False)
+}
+
+
+def _encode(content: dict) -> str:
+    """A frame as compact JSON; a view's heart (25 small objects, most of a state frame's bytes
+    and encoding time) is joined from pieces encoded once."""
+    view = content.get("view")
+    try:
+        cards = ",".join(
+            "null" if c is None else _CARDS[c["rank"], c["free"]] for c in view["heart"]
+        )
+    except (KeyError, TypeError):
+        return _ENCODER.encode(content)
+    text = _ENCODER.encode({**content, "view": {**view, "heart": None}})
+    return text.replace('"heart":null', f'"heart":[{cards}]', 1)  # the first: the view's own

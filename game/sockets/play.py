@@ -1,0 +1,128 @@
+"""The play socket: transport only. Check a frame's seq, call one service, reply.
+
+It stands on game.sockets.base.Socket, which decodes and rate-limits every frame and makes every
+error frame; docs/protocol.md describes every frame, error code and close code. Every failure
+on the way is a GameError carrying its stable code.
+The game itself lives in memory while sockets show it (game.services.live): a tap that
+stores nothing is answered on the event loop; docs/performance.md says why.
+"""
+
+from collections.abc import Hashable
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy
+
+from game import engine, services
+from game.services import GameError
+from game.services.presence import play_opened, socket_closed
+from game.services.races import race_lobby_check
+from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Socket, SocketCount
+from game.sockets.ratelimit import FrameLimiter
+from game.storage.db import db
+
+MAX_SEQ = 2**53  # the largest integer a browser's JSON keeps exact
+CLOSE_CODES = {"race_lobby": CLOSE_FORBIDDEN}  # a refusal on connect's close, if not 4004
+
+# A refused tap says why: the engine's stable code (Event.reason_code) and its text, in the
+# player's language. Keyed by event so that the frame costs one lookup.
+REASONS = {event: event.reason_code for event in engine.Event if event.reason_code}
+REASON_TEXTS = {engine.MISMATCH_CODE: gettext_lazy("Must be same rank")}
+
+# At most SOCKETS_PER_PLAYER play sockets per player on one server process (settings,
+# H2H_SOCKETS_PER_PLAYER, default 5).
+play_sockets = SocketCount(lambda: settings.SOCKETS_PER_PLAYER)
+
+
+class PlayConsumer(Socket):
+    """One socket on one player's game of one code: /ws/play/<CODE>/."""
+
+    numbered = True
+    login_required = True
+
+    def frame_limiter(self) -> FrameLimiter:
+        return FrameLimiter.from_settings()
+
+    def counted_in(self) -> tuple[SocketCount, Hashable]:
+        return play_sockets, self.user.pk
+
+    async def connect(self) -> None:
+        code = self.scope["url_route"]["kwargs"]["code"]
+        try:
+            await db(race_lobby_check)(player=self.user, code=code)
+            self.live = await services.live_open(
+                player=self.user, code=code, channel=self.channel_name
+            )
+        except GameError as error:
+            return await self.refuse(error, CLOSE_CODES.get(error.code, CLOSE_NOT_FOUND))
+        self.game_id = self.live.id
+        self.group = services.game_group(game_id=self.game_id)
+        self.selected, self.last_seq = None, 0
+        await self.listen(self.group)
+        await self.accept()
+        await self.send_json({"type": "state", **self.live.snapshot()})
+        await play_opened(self)  # "N playing now", and how many watch
+
+    async def disconnect(self, code: int) -> None:
+        await socket_closed(self)
+        if hasattr(self, "live"):
+            services.live_close(self.live, channel=self.channel_name)
+
+    def seq_of(self, frame: dict) -> int:
+        seq = frame.get("seq")
+        if type(seq) is not int or not 1 <= seq <= MAX_SEQ:
+            raise GameError("bad_seq")
+        return seq
+
+    async def receive_frame(self, frame: dict, seq: int) -> None:
+        # Selections are never stored, so the game's last_seq cannot catch their resends.
+        if seq <= self.last_seq:
+            raise GameError("duplicate_seq")
+        self.last_seq = seq
+        reply = await self._act(frame, seq)
+        self.selected = reply.state.selected
+        await self.send_json(self._state_frame(seq, reply))
+        await services.live_publish(self.live, reply, origin=self.channel_name)
+
+    async def game_state(self, message: dict) -> None:
+        """Another socket changed this game: show it, and drop this socket's selection."""
+        if message["origin"] == self.channel_name or not services.live_heard(self.live, message):
+            return
+        self.selected = None
+        keys = ("event", "view", "game")
+        await self.send_json({"type": "state", **{key: message[key] for key in keys}})
+
+    async def game_watchers(self, message: dict) -> None:
+        """Spectators came or went: tell the player how many watch."""
+        services.live_audience_changed(self.live)
+        await self.send_json({"type": "watchers", "count": message["count"]})
+
+    async def _act(self, frame: dict, seq: int) -> services.Reply:
+        kind, live, player, selected = frame.get("type"), self.live, self.user, self.selected
+        if kind == "start":
+            return await services.live_start(live, player=player, seq=seq)
+        if kind == "tap":
+            target = frame.get("target")
+            return await services.live_tap(
+                live, player=player, seq=seq, target=target, selected=selected
+            )
+        if kind == "settings":
+            on = frame.get("placement_help")
+            return await services.live_set_help(
+                live, player=player, seq=seq, on=on, selected=selected
+            )
+        if kind == "undo":
+            return await services.live_undo(live, player=player, seq=seq)
+        if kind == "resign":
+            return await services.live_resign(live, player=player, seq=seq)
+        raise GameError("unknown_type")
+
+    def _state_frame(self, seq: int, reply: services.Reply) -> dict:
+        frame = {"type": "state", "seq": seq, "event": str(reply.event), "view": reply.view}
+        if reply.game is not None:
+            frame["game"] = reply.game
+        reason = REASONS.get(reply.event)
+        if reason is not None:
+            with translation.override(self.language):
+                frame |= {"reason": reason, "message": str(REASON_TEXTS[reason])}
+        return frame

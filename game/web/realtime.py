@@ -1,0 +1,140 @@
+"""The realtime pages: race rooms, spectating and the replay viewer. Thin: a service, a page."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from game.selectors.races import race_snapshot
+from game.selectors.replays import replay_steps
+from game.selectors.watching import game_to_watch, player_name, spectator_snapshot
+from game.services import GameError, races
+from game.services.errors import RealtimeError
+from game.web.problems import problem
+
+REFUSAL_STATUS = {"no_such_game": 404, "no_such_room": 404, "not_finished": 409}
+
+
+@require_GET
+def race_home(request: HttpRequest) -> HttpResponse:
+    """Open a race room (for a code, or a fresh deal), or join one by its room code."""
+    return _race_home(request, code=request.GET.get("code", ""))
+
+
+def _race_home(request, *, code="", room="", error="", status=200) -> HttpResponse:
+    context = {"code": code, "room": room, "error": error}
+    return render(request, "realtime/race_home.html", context, status=status)
+
+
+@login_required
+@require_POST
+def race_new(request: HttpRequest) -> HttpResponse:
+    code = request.POST.get("code", "")
+    try:
+        room = races.race_create(player=request.user, code=code)
+    except GameError as error:
+        return _race_home(request, code=code, error=error.message, status=400)
+    return redirect("race_room", room=room.room)
+
+
+@require_GET
+def race_find(request: HttpRequest) -> HttpResponse:
+    """A typed room code leads to its room."""
+    typed = request.GET.get("room", "")
+    try:
+        return redirect("race_room", room=races.room_parse(room=typed))
+    except RealtimeError as error:
+        return _race_home(request, room=typed, error=error.message, status=400)
+
+
+@require_GET
+def race_room(request: HttpRequest, room: str) -> HttpResponse:
+    try:
+        found = races.race_room(room=room)
+    except RealtimeError as error:
+        return problem(request, 404, _("No such race"), error.message)
+    if found.room != room:
+        return redirect("race_room", room=found.room)
+    race, labels = race_snapshot(room=found), race_labels()
+    for entry in race["entries"]:  # what the page shows before its script runs
+        entry |= {"label": labels[entry["state"]], "cleared": 25 - entry["heart_left"]}
+    context = {"race": race, "labels": labels, "ws_path": f"/ws/race/{found.room}/"}
+    return render(request, "realtime/race.html", context)
+
+
+def race_labels() -> dict[str, str]:
+    """The race page's words, for its script to show (static/live/race.js)."""
+    return {
+        "waiting": _("waiting"),
+        "ready": _("ready"),
+        "playing": _("racing"),
+        "stuck": _("stuck"),
+        "won": _("cleared"),
+        "resigned": _("resigned"),
+        "out": _("out"),
+        "lobby": _("Waiting for players: the race starts when 2 to 8 players are all ready."),
+        "countdown": _("Starting in %(n)s…"),
+        "go": _("Go!"),
+        "racing": _("Race on! The first to clear the heart wins."),
+        "winner": _("%(name)s cleared the heart first!"),
+        "stuck_you": _("No more moves: undo, or resign to take your place."),
+        "finished": _("The race is over."),
+        "expired": _("This room closed after sitting idle."),
+        "you": _("you"),
+        "copied": _("Copied"),
+    }
+
+
+@require_GET
+def watch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Watch a game live, read-only; a finished one shows its end and links to its replay."""
+    try:
+        game = game_to_watch(viewer=request.user, game_id=game_id)
+    except RealtimeError as error:
+        return _refused(request, error)
+    context = {
+        "snapshot": spectator_snapshot(game_id=game.pk),
+        "game_id": game.pk,
+        "ws_path": f"/ws/watch/{game.pk}/",
+    }
+    return render(request, "realtime/watch.html", context)
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A completed game move by move."""
+    try:
+        game = game_to_watch(viewer=request.user, game_id=game_id)
+        steps = replay_steps(game=game)
+    except RealtimeError as error:
+        return _refused(request, error)
+    context = {
+        "game": game,
+        "player": player_name(game.player_id),
+        "result": getattr(game, "result", None),
+        "steps": steps,
+        "steps_url": request.path + "steps/",
+    }
+    return render(request, "realtime/replay.html", context)
+
+
+@require_GET
+def replay_steps_json(request: HttpRequest, game_id: int) -> JsonResponse:
+    """?start=N: the next chunk of a replay's steps (replays.replay_steps)."""
+    start = request.GET.get("start", "0")
+    if not start.isdigit() or len(start) > 6:
+        return JsonResponse({"error": "bad_start"}, status=400)
+    try:
+        game = game_to_watch(viewer=request.user, game_id=game_id)
+        return JsonResponse(replay_steps(game=game, start=int(start)))
+    except RealtimeError as error:
+        body = {"error": error.code, "message": error.message}
+        return JsonResponse(body, status=REFUSAL_STATUS.get(error.code, 403))
+
+
+def _refused(request, error: RealtimeError) -> HttpResponse:
+    titles = {"no_such_game": _("No such game"), "not_finished": _("Still being played")}
+    title = titles.get(error.code, _("Not yet"))
+    status = REFUSAL_STATUS.get(error.code, 403)
+    return problem(request, status, title, error.message)
