@@ -51,9 +51,10 @@ test-sqlite:
 test-js:
 	@if command -v node >/dev/null 2>&1; then node --test tests/js/*.test.js; fi
 
-# The web tests again, and the reliability tests that need them, on PostgreSQL + Redis.
+# The services, sockets and web tests again on PostgreSQL + Redis, and the system tests needing them.
 test-scaled:
-	H2H_DATABASE_URL=$(PG_URL) H2H_REDIS_URL=$(REDIS_URL) $(PY) -m pytest -q tests/web tests/reliability \
+	H2H_DATABASE_URL=$(PG_URL) H2H_REDIS_URL=$(REDIS_URL) $(PY) -m pytest -q \
+	    tests/services tests/sockets tests/web tests/system \
 	    -m "not e2e and (not slow or postgres or redis)"
 
 # The long reliability runs behind docs/reliability.md (about 20 minutes; not part of `make test`).

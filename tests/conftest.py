@@ -1,13 +1,25 @@
 """Shared test set-up: the scaled set-up's services are required in CI and optional elsewhere.
 
 Tests marked `postgres` or `redis` need H2H_DATABASE_URL / H2H_REDIS_URL. `make test` runs
-the suite on SQLite and then, in CI, the web and reliability tests again with both set, so in
-CI such a test is left out of the SQLite pass (it runs in the second) and never skipped.
+the suite on SQLite and then, in CI, the services, sockets, web and system tests again with
+both set, so in CI such a test is left out of the SQLite pass (it runs in the second) and never
+skipped. The site's fixtures (players, cookies, winnable codes) live in tests/site.py.
 """
 
 import os
 
 import pytest
+
+from tests.site import (  # noqa: F401  (the site's fixtures, for every test folder)
+    before_midnight,
+    make_player,
+    player,
+    player_cookie,
+    rival,
+    rival_cookie,
+    way,
+    winnable,
+)
 
 IN_CI = bool(os.environ.get("CI"))
 NEEDS = {"postgres": ("H2H_DATABASE_URL", "PostgreSQL"), "redis": ("H2H_REDIS_URL", "Redis")}

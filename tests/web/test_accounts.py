@@ -19,8 +19,8 @@ from game.models import Profile
 from game.services import races
 from game.sockets.base import CLOSE_LOGGED_OUT
 from game.web.forms import SignupForm, save_unless_taken
-from tests.web.conftest import session_cookie
-from tests.web.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
+from tests.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
+from tests.site import session_cookie
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from game.models import Action, DailyDeal, Game, Profile, Result, ResultFlag
 from game.sockets.base import CLOSE_LOGGED_OUT
-from tests.web.conftest import session_cookie
-from tests.web.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
+from tests.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
+from tests.site import session_cookie
 
 pytestmark = pytest.mark.django_db
 

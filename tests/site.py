@@ -1,4 +1,6 @@
-"""Fixtures for the site's tests: players, their session cookies, winnable codes, sockets."""
+"""The site's test fixtures and helpers: players, their session cookies, winnable codes, sockets.
+
+tests/conftest.py offers the fixtures to every test folder."""
 
 import datetime
 import re

@@ -4,7 +4,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from bench import hostile
-from tests.reliability.conftest import in_thread
+from tests.system.conftest import in_thread
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,7 @@ from django.test import Client
 from game import engine, services
 from game.models import Game, RaceRoom
 from game.services import races
-from tests.web.conftest import reveals_stock
+from tests.site import reveals_stock
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from game.models import Action, Game, Result, ResultFlag
 from game.services import GameError
 from game.storage import appends
 from game.storage.dbthread import MAX_BATCH
-from tests.web.conftest import PAGE_ACTIONS
+from tests.site import PAGE_ACTIONS
 
 pytestmark = pytest.mark.django_db
 

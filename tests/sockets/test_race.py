@@ -13,13 +13,13 @@ from game.models import Game, Result
 from game.services import races
 from game.services.groups import player_group
 from game.sockets.base import CLOSE_LOGGED_OUT
-from tests.web.conftest import open_socket, reveals_stock
-from tests.web.realtime import (  # noqa: F401  (the fixture)
+from tests.realtime import (  # noqa: F401  (the fixture)
     connect,
     frame_of,
     fresh_channel_layer,
     resign,
 )
+from tests.site import open_socket, reveals_stock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

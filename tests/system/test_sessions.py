@@ -22,7 +22,7 @@ from bench.server import Server, make_players, manage, server_env
 from game.models import Game
 from game.sockets.base import CLOSE_LOGGED_OUT
 from h2h_site.asgi import application
-from tests.web.conftest import ORIGIN, game_log, open_socket, session_cookie
+from tests.site import ORIGIN, game_log, open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

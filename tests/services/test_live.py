@@ -13,7 +13,7 @@ import h2h_site.asgi
 from game import engine, services
 from game.services import GameError, live
 from game.storage.appends import Append, appends_store
-from tests.web.conftest import game_log, open_socket
+from tests.site import game_log, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

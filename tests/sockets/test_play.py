@@ -13,7 +13,7 @@ import h2h_site.asgi
 from game import engine, services
 from game.models import Game, RaceRoom, Result
 from game.services import races
-from tests.web.conftest import game_log, greeted, open_socket, reveals_stock, send, session_cookie
+from tests.site import game_log, greeted, open_socket, reveals_stock, send, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -24,7 +24,7 @@ import websockets
 
 from bench.server import Server, make_players, manage, server_env
 from game import engine
-from tests.reliability.conftest import run_async
+from tests.system.conftest import run_async
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

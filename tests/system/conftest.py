@@ -1,4 +1,4 @@
-"""Fixtures of the reliability tests: the site tests' players and sockets, and a thread runner."""
+"""Fixtures of the system tests: a daphne process, collected static files, a thread runner."""
 
 import asyncio
 import tempfile
@@ -8,14 +8,6 @@ from pathlib import Path
 import pytest
 
 from bench.server import Server, make_players, manage, server_env
-from tests.web.conftest import (  # noqa: F401  (fixtures shared with the site tests)
-    make_player,
-    player,
-    player_cookie,
-    rival,
-    rival_cookie,
-    winnable,
-)
 
 
 def in_thread(function, *args, **kwargs):

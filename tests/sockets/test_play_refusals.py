@@ -10,7 +10,7 @@ from django.conf import settings
 from game import engine
 from game.models import Game
 from h2h_site.asgi import application
-from tests.web.conftest import game_log, greeted, open_socket, session_cookie
+from tests.site import game_log, greeted, open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,7 +11,7 @@ from game.models import BoardVersion
 from game.ranking import RANK_ORDER
 from game.selectors import pages
 from game.services import boards
-from tests.web.realtime import connect, frame_of, fresh_channel_layer, resign  # noqa: F401  (the fixture)
+from tests.realtime import connect, frame_of, fresh_channel_layer, resign  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from game import daily, engine, services
 from game.models import Action, DailyDeal, Game, Result
 from game.services import GameError
-from tests.web.conftest import reveals_stock
+from tests.site import reveals_stock
 
 pytestmark = pytest.mark.django_db
 

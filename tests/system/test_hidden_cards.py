@@ -19,7 +19,7 @@ from django.test import AsyncClient
 from game import engine
 from game.engine import state as engine_state
 from game.models import Game
-from tests.reliability import hidden
+from tests.system import hidden
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

@@ -21,8 +21,8 @@ from game.sockets.base import CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS
 from game.sockets.play import play_sockets
 from game.sockets.realtime import client_address, per_address, per_user
 from h2h_site.asgi import application
-from tests.reliability.conftest import run_async
-from tests.web.conftest import ORIGIN, game_log, greeted, open_socket
+from tests.site import ORIGIN, game_log, greeted, open_socket
+from tests.system.conftest import run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -324,7 +324,7 @@ async def test_a_game_takes_no_move_past_2000_log_entries_but_can_still_end(
 
 # Logins ----------------------------------------------------------------------------------
 
-PASSWORD = "ann-pw-4213"  # tests.web.conftest's make_player
+PASSWORD = "ann-pw-4213"  # tests.site's make_player
 
 
 @pytest.fixture(autouse=True)

@@ -17,14 +17,14 @@ from game import daily, engine, services
 from game.models import DailyDeal, Game
 from game.selectors.watching import spectator_snapshot
 from game.services import races
-from tests.web.conftest import game_log, open_socket, reveals_stock, session_cookie
-from tests.web.realtime import (  # noqa: F401  (the fixture)  # noqa: F401  (the fixture)
+from tests.realtime import (  # noqa: F401  (the fixture)  # noqa: F401  (the fixture)
     connect,
     frame_of,
     fresh_channel_layer,
     resign,
     started_race,
 )
+from tests.site import game_log, open_socket, reveals_stock, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,7 +10,7 @@ from game import services
 from game.models import RaceEntry, RaceRoom
 from game.services import races
 from h2h_site.asgi import application
-from tests.web.conftest import ORIGIN
+from tests.site import ORIGIN
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,7 @@ from game import engine
 from game.models import Game, Result
 from game.sockets.routing import websocket_urlpatterns
 from h2h_site.asgi import application
-from tests.web.conftest import session_cookie, winnable_codes
+from tests.site import session_cookie, winnable_codes
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,8 +9,8 @@ import h2h_site.asgi
 from game import daily, services
 from game.models import Presence
 from game.services import presence
-from tests.web.conftest import open_socket
-from tests.web.realtime import connect, frame_of, fresh_channel_layer  # noqa: F401  (the fixture)
+from tests.realtime import connect, frame_of, fresh_channel_layer  # noqa: F401  (the fixture)
+from tests.site import open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

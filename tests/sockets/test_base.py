@@ -13,8 +13,8 @@ from django.test import AsyncClient
 from game import engine
 from game.services import races
 from game.sockets.base import CLOSE_LOGGED_OUT
-from tests.web.conftest import session_cookie
-from tests.web.realtime import connect, fresh_channel_layer, resign  # noqa: F401  (the fixture)
+from tests.realtime import connect, fresh_channel_layer, resign  # noqa: F401  (the fixture)
+from tests.site import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

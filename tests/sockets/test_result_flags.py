@@ -8,8 +8,8 @@ from channels.db import database_sync_to_async
 
 from game.models import Result, ResultFlag
 from game.services.results import result_rank
-from tests.web.conftest import greeted, send
-from tests.web.realtime import fresh_channel_layer  # noqa: F401 (an autouse fixture)
+from tests.realtime import fresh_channel_layer  # noqa: F401 (an autouse fixture)
+from tests.site import greeted, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
