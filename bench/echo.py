@@ -19,6 +19,4 @@ class EchoConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=text_data + " " * max(0, REPLY_BYTES - len(text_data)))
 
 
-application = site_application(
-    [path("ws/echo/", EchoConsumer.as_asgi()), *websocket_urlpatterns]
-)
+application = site_application([path("ws/echo/", EchoConsumer.as_asgi()), *websocket_urlpatterns])

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from game import daily, engine
 from game.models import DailyDeal, Game
-from game.services.broadcast import game_publish
 from game.services.log import code_parse, game_replay
+from game.services.publish import game_publish
 from game.services.results import result_create, result_summary
 from game.services.spectators import spectator_opened_deal
 

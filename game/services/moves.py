@@ -12,10 +12,10 @@ from django.db import transaction
 from game import engine
 from game.models import Game
 from game.services import play
-from game.services.broadcast import game_publish
 from game.services.errors import GameError
 from game.services.games import game_day_closed
 from game.services.play import Reply, StoredGame
+from game.services.publish import game_publish
 
 
 def game_start(*, player, game_id: int, seq: int, origin: str = "") -> Reply:
