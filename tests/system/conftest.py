@@ -9,6 +9,14 @@ import pytest
 
 from bench.server import Server, make_players, manage, server_env
 
+# A production start's environment: DEBUG off, private keys, named hosts.
+PRODUCTION_ENV = {
+    "H2H_DEBUG": "0",
+    "H2H_SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789abcdef",
+    "H2H_ALLOWED_HOSTS": "127.0.0.1,hearts.example.org",
+    "H2H_DEAL_KEY": "a-private-deal-key-of-more-than-thirty-two-chars",
+}
+
 
 def in_thread(function, *args, **kwargs):
     """Call `function` in a thread of its own and return its result (or raise its error).

@@ -20,16 +20,11 @@ from websockets.sync.client import connect
 from bench.server import Server, manage, server_env
 from game.engine import DEFAULT_DEAL_KEY
 from h2h_site.settings import DEVELOPMENT_SECRET_KEY, MIN_KEY_LENGTH
+from tests.system.conftest import PRODUCTION_ENV as PRODUCTION
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-PRODUCTION = {
-    "H2H_DEBUG": "0",
-    "H2H_SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789abcdef",
-    "H2H_ALLOWED_HOSTS": "127.0.0.1,hearts.example.org",
-    "H2H_DEAL_KEY": "a-private-deal-key-of-more-than-thirty-two-chars",
-}
 PASSWORD = "a-long-password-for-the-deploy-test"
 
 

@@ -12,14 +12,10 @@ from django.test import override_settings
 from game import checks
 from game.engine import DEFAULT_DEAL_KEY
 from h2h_site.settings import DEVELOPMENT_SECRET_KEY, MIN_KEY_LENGTH
+from tests.system.conftest import PRODUCTION_ENV as PRODUCTION
 
 ROOT = Path(__file__).resolve().parents[2]
-PRODUCTION_ENV = {
-    "H2H_DEBUG": "0",
-    "H2H_SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789abcdef",
-    "H2H_ALLOWED_HOSTS": "hearts.example.org",
-    "H2H_DEAL_KEY": "a-private-deal-key-of-more-than-thirty-two-chars",
-}
+PRODUCTION_ENV = PRODUCTION | {"H2H_ALLOWED_HOSTS": "hearts.example.org"}
 
 
 def run_manage(*args: str, without: tuple[str, ...] = (), **overrides: str):
