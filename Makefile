@@ -9,7 +9,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/h2h
 REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test test-sqlite test-scaled test-js lint chromium nodejs bench reliability clean
+.PHONY: run test test-sqlite test-scaled test-js lint chromium nodejs gettext messages bench reliability clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,9 +19,8 @@ $(STAMP): pyproject.toml
 
 # The development set-up: DEBUG on, public development keys (the settings refuse them otherwise).
 run: export H2H_DEBUG = 1
-run: $(STAMP)
+run: $(STAMP) messages
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py compilemessages --ignore=.venv >/dev/null
 	$(VENV)/bin/daphne --bind $(HOST) --port $(PORT) --websocket-max-message-size 4096 h2h_site.asgi:application
 
 # Debian's Chromium for the browser tests (Playwright cannot download its own browser here).
@@ -31,6 +30,17 @@ chromium:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "chromium is missing: browser tests will be skipped (install Debian's chromium)"; fi; }
 
+# Debian's gettext compiles the translations (the .mo files are built, not kept in git).
+gettext:
+	@command -v msgfmt >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; \
+	  else echo "msgfmt is missing: install Debian's gettext"; exit 1; fi; }
+
+messages: export H2H_DEBUG = 1
+messages: $(STAMP) gettext
+	$(PY) manage.py compilemessages --ignore=.venv >/dev/null
+
 # Debian's Node.js for the browser modules' unit tests (no npm package is needed).
 nodejs:
 	@command -v node >/dev/null 2>&1 || { \
@@ -38,8 +48,7 @@ nodejs:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; \
 	  else echo "node is missing: the JavaScript unit tests will be skipped (install Debian's nodejs)"; fi; }
 
-test: $(STAMP) chromium nodejs
-	H2H_DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv >/dev/null
+test: $(STAMP) chromium nodejs messages
 	$(MAKE) --no-print-directory test-js
 	$(MAKE) --no-print-directory test-sqlite
 	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-scaled; fi
