@@ -33,8 +33,9 @@ def export(request: HttpRequest) -> HttpResponse:
 @login_required
 def delete(request: HttpRequest) -> HttpResponse:
     """GET asks to confirm with the password; a POST with the right one deletes at once."""
-    form = AccountDeleteForm(request.POST or None, user=request.user)
-    if request.method == "POST" and form.is_valid():
+    posted = request.POST if request.method == "POST" else None  # an empty POST is refused
+    form = AccountDeleteForm(posted, user=request.user)
+    if form.is_valid():
         account_delete(user=request.user)
         logout(request)  # this browser's session: its row went with the account
         messages.success(request, _("Your account and everything of it are deleted."))
