@@ -169,3 +169,13 @@ def test_an_unknown_view_of_a_board_is_a_clear_400(player):
 def test_a_typed_deal_code_keeps_the_following_view(player):
     response = browser(player).get("/leaderboard/deal/hh1-n-aaaaaac/?players=following")
     assert response["Location"] == f"/leaderboard/deal/{CODE}/?players=following"
+
+
+def test_the_buttons_and_views_speak_malay(player, rival, settings):
+    settings.LANGUAGE_CODE = "ms"
+    ann = browser(player)
+    page = ann.get("/players/Bea/").content.decode()
+    assert ">Ikuti</button>" in page and "0 pengikut" in page
+    board = ann.get("/leaderboard/all-time/?players=following").content.decode()
+    assert ">Diikuti</a>" in board and ">Semua orang</a>" in board
+    assert "Hanya pemain yang anda ikuti" in board

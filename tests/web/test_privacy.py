@@ -122,3 +122,9 @@ def test_deleting_needs_a_post_with_its_csrf_token(player):
     assert client.post("/accounts/delete/", {"password": "ann-pw-4213"}).status_code == 403
     assert logged_in(player).put("/accounts/delete/").status_code == 405
     assert get_user_model().objects.filter(pk=player.pk).exists()
+
+
+def test_the_delete_page_speaks_malay(player, settings):
+    settings.LANGUAGE_CODE = "ms"
+    html = logged_in(player).get("/accounts/delete/").content.decode()
+    assert "Padam akaun saya" in html and "Kata laluan anda" in html
