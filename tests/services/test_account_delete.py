@@ -24,13 +24,13 @@ CODE = "HH1-N-AAAAAAC"
 
 def rows_referring_to(user_id: int) -> list[str]:
     """Every row of every model (through tables too) whose foreign key names the user."""
-    found = []
-    for model in apps.get_models(include_auto_created=True):
-        for field in model._meta.concrete_fields:
-            if field.is_relation and field.related_model is get_user_model():
-                if model._default_manager.filter(**{field.attname: user_id}).exists():
-                    found.append(f"{model._meta.label}.{field.name}")
-    return found
+    return [
+        f"{model._meta.label}.{field.name}"
+        for model in apps.get_models(include_auto_created=True)
+        for field in model._meta.concrete_fields
+        if field.is_relation and field.related_model is get_user_model()
+        if model._default_manager.filter(**{field.attname: user_id}).exists()
+    ]
 
 
 def sessions_of(user_id: int) -> int:
