@@ -27,6 +27,7 @@ class BoardConsumer(RealtimeConsumer):
     ({"type": "sync"}) when it sees a gap. Channels leaves `self.groups` on disconnect.
     """
 
+    kind = "boards"
     frames = {"sync": "resync"}
     # A logged-in board joins its player's group, so that a deleted account's boards close;
     # a logout closes only a following board (player_logout): the public ones stay open.
