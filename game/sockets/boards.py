@@ -93,6 +93,8 @@ class BoardConsumer(RealtimeConsumer):
         return self.players is None or player_id in self.players
 
     async def player_logout(self, message: dict) -> None:
+        """A following board is its user's, so it ends with the session; a public one stays
+        open, unless the account itself is gone."""
         if self.players is not None or message.get("deleted"):
             await super().player_logout(message)
 
