@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from game.web import accounts, home, leaderboards, play, players, realtime
+from game.web import accounts, home, install, leaderboards, play, players, realtime
 
 auth_urlpatterns = [
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
@@ -43,4 +43,7 @@ urlpatterns = [
     path("watch/<int:game_id>/", realtime.watch, name="watch"),
     path("replay/<int:game_id>/", realtime.replay, name="replay"),
     path("replay/<int:game_id>/steps/", realtime.replay_steps_json, name="replay_steps"),
+    path("manifest.webmanifest", install.manifest, name="manifest"),
+    path("sw.js", install.service_worker, name="service_worker"),
+    path("offline/<str:language>/", install.offline, name="offline"),
 ]
