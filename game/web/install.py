@@ -10,6 +10,7 @@ import json
 
 from django.conf import settings
 from django.contrib.staticfiles.finders import FileSystemFinder
+from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -89,8 +90,13 @@ def offline_page(language: str) -> str:
 
 
 def worker_source() -> str:
-    """In production the static files change only with a deployment: rendered once."""
-    return render_worker() if settings.DEBUG else deployed_worker()
+    """Rendered once where static names are hashed (production): there the files change only
+    with a deployment. In development a file may change between two requests."""
+    return deployed_worker() if names_are_hashed() else render_worker()
+
+
+def names_are_hashed() -> bool:
+    return isinstance(staticfiles_storage, ManifestFilesMixin)
 
 
 @functools.cache
