@@ -7,7 +7,7 @@ import struct
 
 import pytest
 
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 
 pytestmark = pytest.mark.e2e
 
@@ -58,6 +58,21 @@ def test_the_manifest_parses_with_its_icons(open_page):
         assert icon["sizes"] == f"{width}x{height}"
         sizes.add((width, icon["purpose"]))
     assert {(192, "any"), (512, "any"), (512, "maskable")} <= sizes
+
+
+def test_chromium_parses_the_manifest_and_finds_the_site_installable(browser, server, tmp_path):
+    # Not in an incognito context (Playwright's usual kind): Chromium installs nothing from one.
+    context = browser.browser_type.launch_persistent_context(
+        tmp_path, executable_path=CHROMIUM, args=CHROMIUM_ARGS, base_url=server.url
+    )
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    controlled_after_reload(page)
+    cdp = context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["url"] == f"{server.url}/manifest.webmanifest" and manifest["errors"] == []
+    assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    context.close()
 
 
 def test_the_worker_controls_the_page_after_a_reload(open_page, server):
