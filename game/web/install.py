@@ -8,6 +8,7 @@ import functools
 import hashlib
 import json
 
+from django.apps import apps
 from django.conf import settings
 from django.contrib.staticfiles.finders import FileSystemFinder
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
@@ -105,10 +106,11 @@ def deployed_worker() -> str:
 
 
 def render_worker() -> str:
-    shell = shell_urls()
+    files = shell_files()
+    shell = [static(path) for path in files]  # as the pages name them: hashed in production
     offline_pages = {code: reverse("offline", args=[code]) for code, _name in settings.LANGUAGES}
     constants = {
-        "VERSION": shell_version(shell, offline_pages),
+        "VERSION": shell_version(files, shell, offline_pages),
         "SHELL": shell,
         "OFFLINE_PAGES": offline_pages,
         "DEFAULT_LANGUAGE": settings.LANGUAGE_CODE,
@@ -122,26 +124,18 @@ def constants_source(constants: dict) -> str:
 
 def shell_files() -> list[str]:
     """The site's own static files a page loads (its styles, modules, art and icons), sorted."""
-    return sorted(
-        path
-        for path, _storage in FileSystemFinder().list(["CVS", ".*", "*~"])
-        if path.endswith(SHELL_SUFFIXES)
-    )
+    listed = FileSystemFinder().list(apps.get_app_config("staticfiles").ignore_patterns)
+    return sorted(path for path, _storage in listed if path.endswith(SHELL_SUFFIXES))
 
 
-def shell_urls() -> list[str]:
-    """As the pages name them: hashed names in production."""
-    return [static(path) for path in shell_files()]
-
-
-def shell_version(shell: list[str], offline_pages: dict[str, str]) -> str:
+def shell_version(files: list[str], shell: list[str], offline_pages: dict[str, str]) -> str:
     """Changes with any file of the shell or an offline page: a new worker, a fresh cache.
 
     The contents count, not only the (in production, hashed) names: in development the names
     stay the same when a file changes."""
     digest = hashlib.sha256(json.dumps(shell).encode())
     finder = FileSystemFinder()
-    for path in shell_files():
+    for path in files:
         with open(finder.find(path), "rb") as file:
             digest.update(file.read())
     for language in offline_pages:
