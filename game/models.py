@@ -134,6 +134,30 @@ class Result(models.Model):
         return self.undos == 0 and not self.placement_help
 
 
+class Follow(models.Model):
+    """One player follows another: one-way, no approval. Their following boards show both."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="following"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="one_follow_per_pair"),
+            models.CheckConstraint(
+                condition=~models.Q(follower=models.F("followed")), name="no_self_follow"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower} follows {self.followed}"
+
+
 # Realtime: live boards, presence and race rooms. Only game/services/ writes these rows, as it
 # does the ordinary Games a race plays.
 
@@ -186,7 +210,10 @@ class RaceRoom(models.Model):
     room = models.CharField(max_length=8, unique=True)  # the short code people share
     code = models.CharField(max_length=16)
     fresh = models.BooleanField(default=False)  # a random deal: its code shows at the start
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    # Null once its creator deleted their account: the room stays for the other racers.
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
     status = models.CharField(max_length=10, choices=Status, default=Status.LOBBY)
     created_at = models.DateTimeField()
     touched_at = models.DateTimeField(db_index=True)  # the last change, for idle expiry

@@ -2,6 +2,7 @@
 
 import datetime
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.db.models import Count, F, Min, Q, QuerySet
@@ -27,18 +28,26 @@ def neighbouring_days(deal: DailyDeal) -> tuple[datetime.date | None, datetime.d
     return before, after
 
 
-def _board(results: QuerySet[Result]) -> list[Result]:
-    return list(results.select_related("player__profile").order_by(*RANK_ORDER)[:BOARD_SIZE])
+Players = Collection[int] | None  # whose results a board shows: None for everyone's
 
 
-def daily_board(deal: DailyDeal) -> list[Result]:
+def _of(results: QuerySet[Result], players: Players) -> QuerySet[Result]:
+    return results if players is None else results.filter(player_id__in=players)
+
+
+def _board(results: QuerySet[Result], players: Players) -> list[Result]:
+    results = _of(results, players).select_related("player__profile")
+    return list(results.order_by(*RANK_ORDER)[:BOARD_SIZE])
+
+
+def daily_board(deal: DailyDeal, players: Players = None) -> list[Result]:
     """The day's ranked attempts, best first; practice games are not on it."""
-    return _board(Result.objects.filter(daily=deal, ranked=True))
+    return _board(Result.objects.filter(daily=deal, ranked=True), players)
 
 
-def deal_board(code: str) -> list[Result]:
+def deal_board(code: str, players: Players = None) -> list[Result]:
     """Everyone's completed games of one canonical code, best first."""
-    return _board(Result.objects.filter(code=code))
+    return _board(Result.objects.filter(code=code), players)
 
 
 def profile_named(name: str) -> Profile | None:
@@ -68,9 +77,9 @@ class DailyRecord:
         return round(100 * self.wins / self.played) if self.played else 0
 
 
-def all_time_records() -> list[DailyRecord]:
+def all_time_records(players: Players = None) -> list[DailyRecord]:
     """The all-time board: most daily wins first, then fewer attempts, then best time."""
-    return _records(Result.objects.all())
+    return _records(_of(Result.objects.all(), players))
 
 
 def player_record(user) -> DailyRecord | None:

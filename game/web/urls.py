@@ -3,7 +3,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from game.web import accounts, home, install, leaderboards, play, players, realtime
+from game.web import accounts, home, install, leaderboards, play, players, privacy, realtime
+
+# Your data: first, so that no accounts/ pages mounted after them can take these paths.
+data_urlpatterns = [
+    path("accounts/export/", privacy.export, name="data_export"),
+    path("accounts/delete/", privacy.delete, name="account_delete"),
+]
 
 auth_urlpatterns = [
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
@@ -25,6 +31,7 @@ auth_urlpatterns = [
 ]
 
 urlpatterns = [
+    *data_urlpatterns,
     path("", home.home, name="home"),
     path("deal/", home.open_deal, name="open_deal"),
     path("daily/", play.daily, name="daily"),
@@ -36,6 +43,8 @@ urlpatterns = [
     path("leaderboard/deal/<str:code>/", leaderboards.deal, name="deal_leaderboard"),
     path("leaderboard/all-time/", leaderboards.all_time, name="all_time_leaderboard"),
     path("players/<str:name>/", players.player, name="player"),
+    path("players/<str:name>/follow/", players.follow, name="follow"),
+    path("players/<str:name>/unfollow/", players.unfollow, name="unfollow"),
     path("race/", realtime.race_home, name="race_home"),
     path("race/new/", realtime.race_new, name="race_new"),
     path("race/find/", realtime.race_find, name="race_find"),
