@@ -71,7 +71,9 @@ def test_daphne_is_at_least_4_2_2_and_pinned_so():
     assert any(re.fullmatch(r"daphne>=4\.2\.[2-9].*", dep) for dep in project["dependencies"])
 
 
-@pytest.mark.parametrize("document", ["Makefile", "docs/deployment.md", "bench/server.py"])
+@pytest.mark.parametrize(
+    "document", ["Makefile", "docs/deployment.md", "bench/server.py", "deploy/systemd/h2h@.service"]
+)
 def test_every_daphne_command_limits_websocket_messages(document):
     text = (ROOT / document).read_text()
     limits = re.findall(r"--websocket-max-message-size[\s\",]+(\d+)", text)
