@@ -58,12 +58,15 @@ def mark_of(result: Result | None) -> Mark:
 
 def month_marks(user, month: Month, today: datetime.date) -> dict[datetime.date, Mark]:
     """The player's mark of every day of `month` up to `today`; later days have none."""
-    results = Result.objects.filter(
-        player=user, ranked=True, daily__date__range=(month.first, month.last)
-    ).select_related("daily")
-    by_day = {result.daily.date: result for result in results}
+    by_day = daily_results(user, month.first, month.last)
     days = (month.first + datetime.timedelta(days=n) for n in range(month.last.day))
     return {day: mark_of(by_day.get(day)) for day in days if day <= today}
+
+
+def daily_results(user, first: datetime.date, last: datetime.date) -> dict[datetime.date, Result]:
+    """The player's ranked daily results of the days from `first` to `last`, by day."""
+    results = Result.objects.filter(player=user, ranked=True, daily__date__range=(first, last))
+    return {result.daily.date: result for result in results.select_related("daily")}
 
 
 def month_deals(month: Month) -> dict[datetime.date, DailyDeal]:

@@ -14,7 +14,7 @@ WORDS = {
     Mark.NOT_PLAYED: _("not played"),
 }
 # Shapes, not colours, tell the marks apart.
-ICONS = {Mark.WON_CLEAN: "★", Mark.WON: "✓", Mark.PLAYED: "✗", Mark.NOT_PLAYED: "·"}
+ICONS = {Mark.WON_CLEAN: "★", Mark.WON: "✓", Mark.PLAYED: "✗", Mark.NOT_PLAYED: "–"}
 
 
 @register.filter
