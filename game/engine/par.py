@@ -192,38 +192,53 @@ class _Par:
         """The admissible lower bound h (see min_moves), or _UNREACHABLE for a lost state."""
         removed = node & _HEART_BITS
         left = node >> _PILE_SHIFT & _PILE_BITS
-        cursor = node >> _CURSOR_SHIFT
-        pairs, needs = self.heart_bound(removed)
+        waste = left & ((1 << (node >> _CURSOR_SHIFT)) - 1)
+        pairs, needs, stuck = self.heart_bound(removed)
+        # Waste cards above the highest card of a rank gone from the heart may surface by
+        # pairs alone; cards below it only after a redeal, as stock cards are drawn.
+        surfacing = waste & ~((1 << (stuck & waste).bit_length()) - 1)
+        stock = left & ~waste
         draws = 0
         for rank, count in needs:
             copies = left & self.pile_of_rank[rank]
-            if copies.bit_count() < count:
+            if count == 1:
+                if copies & surfacing:
+                    continue
+                ahead = copies & stock
+                if ahead:
+                    reach = (stock & (ahead ^ (ahead - 1))).bit_count()
+                elif copies:
+                    behind = waste & (copies ^ (copies - 1))
+                    reach = stock.bit_count() + 1 + behind.bit_count()
+                else:
+                    return _UNREACHABLE
+            elif copies.bit_count() < count:
                 return _UNREACHABLE
-            costs = sorted(self.reach(index, removed, left, cursor) for index in iter_bits(copies))
-            draws = max(draws, costs[count - 1])
+            else:
+                reach = sorted(
+                    self.reach(1 << i, waste, stock, surfacing) for i in iter_bits(copies)
+                )[count - 1]
+            if reach > draws:
+                draws = reach
         return pairs + draws
 
-    def reach(self, index: int, removed: int, left: int, cursor: int) -> int:
-        """The fewest draws before pile card `index` can top the waste: 0 from under the top
-        if every card above it might still pair with the heart, else as draws_to counts."""
-        if index < cursor - 1 and self.poppable(index, removed, left, cursor):
+    @staticmethod
+    def reach(card: int, waste: int, stock: int, surfacing: int) -> int:
+        """The fewest stock taps before the pile card (a one-bit mask) can top the waste: none
+        if it may surface by pairs; else the stock cards up to it, or for a waste card the
+        whole stock, a redeal and the waste cards up to it."""
+        if card & surfacing:
             return 0
-        return self.draws_to(index, left, cursor)
+        if card & stock:
+            return (stock & ((card << 1) - 1)).bit_count()
+        return stock.bit_count() + 1 + (waste & ((card << 1) - 1)).bit_count()
 
-    def poppable(self, index: int, removed: int, left: int, cursor: int) -> bool:
-        """No rank has more cards above `index` on the waste than copies left in the heart."""
-        above = left & ((1 << cursor) - 1) & ~((2 << index) - 1)
-        for rank in RANKS:
-            over = (above & self.pile_of_rank[rank]).bit_count()
-            if over and over > (self.of_rank[rank] & ~removed).bit_count():
-                return False
-        return True
-
-    def heart_bound(self, removed: int) -> tuple[int, tuple[tuple[int, int], ...]]:
-        """For a removed set: the fewest pairs left, and (rank, pile cards it needs) pairs."""
+    def heart_bound(self, removed: int) -> tuple[int, tuple[tuple[int, int], ...], int]:
+        """For a removed set: the fewest pairs left, (rank, pile cards it needs) pairs, and
+        the pile indexes of the ranks gone from the heart."""
         cached = self.bound_cache.get(removed)
         if cached is None:
-            pairs, needs = 0, []
+            pairs, needs, stuck = 0, [], 0
             for rank in RANKS:
                 copies = self.of_rank[rank] & ~removed
                 count = copies.bit_count()
@@ -231,7 +246,9 @@ class _Par:
                 pairs += count - matched
                 if count > 2 * matched:
                     needs.append((rank, count - 2 * matched))
-            cached = self.bound_cache[removed] = (pairs, tuple(needs))
+                if not count:
+                    stuck |= self.pile_of_rank[rank]
+            cached = self.bound_cache[removed] = (pairs, tuple(needs), stuck)
         return cached
 
 
