@@ -16,10 +16,14 @@ from django.db import transaction
 from game.models import DealPar
 from game.services.groups import game_group
 from game.services.publish import publish
-from game.storage.dbthread import Workers
+from game.storage.dbthread import Workers, own_or_shared
 
 # One thread: two games of one code ending together compute its par once, one after the other.
-_searcher = Workers(1)
+_own_searcher = Workers(1)
+
+
+def _searcher() -> Workers:
+    return own_or_shared(_own_searcher)
 
 
 def par_after_end(*, code: str, game_id: int) -> None:
@@ -34,7 +38,7 @@ def _par_soon(code: str, game_id: int) -> None:
     # The event loop that serves this process's sockets, when this thread was called from it
     # (a socket's database thread, or a page under daphne): the news is published from there.
     loop = async_to_sync(_running_loop)()
-    _searcher.submit(par_settle, code=code, game_id=game_id, loop=loop)
+    _searcher().submit(par_settle, code=code, game_id=game_id, loop=loop)
 
 
 async def _running_loop() -> asyncio.AbstractEventLoop:
