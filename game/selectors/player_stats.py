@@ -1,11 +1,11 @@
 """A player's daily figures for their page: the last 30 days, their winning times, par."""
 
 import datetime
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from game.models import Result
 from game.selectors.calendar import Mark, daily_results, mark_of
+from game.selectors.par import pars_of
 
 RECENT_DAYS = 30
 # The histogram's buckets in seconds: each runs from its bound up to the next; the last is open.
@@ -52,11 +52,10 @@ def time_histogram(user) -> list[TimeBucket]:
     ]
 
 
-def moves_over_par(user, par_of: Callable[[str], int | None]) -> float | None:
-    """The player's average moves above par over their ranked daily wins whose par is known."""
-    excess = [
-        moves - par
-        for code, moves in _won_dailies(user).values_list("code", "moves")
-        if (par := par_of(code)) is not None
-    ]
+def moves_over_par(user) -> float | None:
+    """The player's average moves above par over their ranked daily wins whose par is known;
+    a win of a deal whose par is not computed yet is left out."""
+    wins = list(_won_dailies(user).values_list("code", "moves"))
+    pars = pars_of({code for code, _ in wins})
+    excess = [moves - pars[code] for code, moves in wins if code in pars]
     return sum(excess) / len(excess) if excess else None

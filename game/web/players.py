@@ -30,6 +30,7 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
 
 
 def _charts(user) -> dict:
+    """The figures a player with ranked dailies has beyond their record."""
     days = player_stats.recent_days(user, daily.daily_today())
     buckets = player_stats.time_histogram(user)
     return {
@@ -37,4 +38,5 @@ def _charts(user) -> dict:
         "recent_chart": charts.bar_chart(days, [day.duration_ms for day in days]),
         "time_buckets": buckets,
         "times_chart": charts.bar_chart(buckets, [bucket.count for bucket in buckets]),
+        "moves_over_par": player_stats.moves_over_par(user),
     }

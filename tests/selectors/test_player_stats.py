@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 
+from game.models import DealPar
 from game.selectors.calendar import Mark
 from game.selectors.player_stats import moves_over_par, recent_days, time_histogram
 from tests.selectors.history import deal_on, finish
@@ -46,14 +47,16 @@ def test_the_histogram_counts_ranked_daily_wins_by_span_of_minutes(player):
 
 
 def test_moves_over_par_averages_the_wins_whose_par_is_known(player):
-    pars = {}
-    for n, (moves, par) in enumerate(((40, 36), (50, 48), (45, None))):
-        deal = finish(player, deal_on(days_ago(n)), moves=moves).code
-        pars[deal] = par
-    finish(player, deal_on(days_ago(5)), won=False, moves=90)
-    assert moves_over_par(player, pars.get) == 3.0
+    for n, (moves, par) in enumerate(((40, 36), (50, 48), (45, None), (70, "not computed"))):
+        code = finish(player, deal_on(days_ago(n)), moves=moves).code
+        if par != "not computed":
+            DealPar.objects.create(code=code, par=par)
+    DealPar.objects.create(
+        code=finish(player, deal_on(days_ago(5)), won=False, moves=90).code, par=30
+    )
+    assert moves_over_par(player) == 3.0
 
 
 def test_moves_over_par_is_unknown_without_a_win_of_known_par(player):
     finish(player, deal_on(days_ago(1)))
-    assert moves_over_par(player, lambda code: None) is None
+    assert moves_over_par(player) is None

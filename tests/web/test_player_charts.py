@@ -6,6 +6,7 @@ import re
 import pytest
 import time_machine
 
+from game.models import DealPar
 from tests.selectors.history import deal_on, finish
 
 pytestmark = pytest.mark.django_db
@@ -45,6 +46,20 @@ def test_the_page_shows_played_won_rate_streaks_and_best_time(client, dailies):
     assert figure(content, "Streak") == "3"
     assert figure(content, "Best streak") == "3"
     assert figure(content, "Best time") == "1:10"
+
+
+def test_the_page_shows_the_average_moves_over_par_of_wins_whose_par_is_known(client, player):
+    for n, (moves, par) in enumerate(((40, 36), (47, 42), (60, None))):
+        DealPar.objects.create(code=finish(player, deal_on(days_ago(n)), moves=moves).code, par=par)
+    assert (
+        figure(client.get("/players/Ann/").content.decode(), r"Moves over par \(average\)") == "4.5"
+    )
+
+
+def test_moves_over_par_is_a_dash_until_a_par_is_known(client, dailies):
+    assert (
+        figure(client.get("/players/Ann/").content.decode(), r"Moves over par \(average\)") == "—"
+    )
 
 
 def test_the_last_30_days_chart_has_a_bar_per_day_played_and_gaps_for_the_rest(client, dailies):
