@@ -3,7 +3,17 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from game.web import accounts, calendar, home, install, leaderboards, play, players, privacy, realtime
+from game.web import (
+    accounts,
+    calendar,
+    home,
+    install,
+    leaderboards,
+    play,
+    players,
+    privacy,
+    realtime,
+)
 
 # Your data: first, so that no accounts/ pages mounted after them can take these paths.
 data_urlpatterns = [
