@@ -9,7 +9,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/h2h
 REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test test-sqlite test-scaled test-js lint chromium nodejs gettext messages bench reliability clean
+.PHONY: run test test-sqlite test-scaled test-js lint chromium nodejs nginx gettext messages bench reliability clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,14 @@ chromium:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "chromium is missing: browser tests will be skipped (install Debian's chromium)"; fi; }
 
+# Debian's nginx (and openssl, for its test certificate) for the deployment kit's test, which runs
+# an nginx of its own on loopback: the package's own service and default site play no part.
+nginx:
+	@{ command -v nginx || [ -x /usr/sbin/nginx ]; } >/dev/null 2>&1 && command -v openssl >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx openssl >/dev/null; \
+	  else echo "nginx is missing: the deployment kit's test will be skipped (install Debian's nginx)"; fi; }
+
 # Debian's gettext compiles the translations (the .mo files are built, not kept in git).
 gettext:
 	@command -v msgfmt >/dev/null 2>&1 || { \
@@ -48,7 +56,7 @@ nodejs:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; \
 	  else echo "node is missing: the JavaScript unit tests will be skipped (install Debian's nodejs)"; fi; }
 
-test: $(STAMP) chromium nodejs messages
+test: $(STAMP) chromium nodejs nginx messages
 	$(MAKE) --no-print-directory test-js
 	$(MAKE) --no-print-directory test-sqlite
 	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-scaled; fi
@@ -60,7 +68,8 @@ test-sqlite:
 test-js:
 	@if command -v node >/dev/null 2>&1; then node --test tests/js/*.test.js; fi
 
-# The services, sockets and web tests again on PostgreSQL + Redis, and the system tests needing them.
+# The services, sockets and web tests again on PostgreSQL + Redis, and the system tests needing them
+# (the deployment kit behind nginx among them).
 test-scaled:
 	H2H_DATABASE_URL=$(PG_URL) H2H_REDIS_URL=$(REDIS_URL) $(PY) -m pytest -q \
 	    tests/services tests/sockets tests/web tests/system \

@@ -95,7 +95,11 @@ def _die_with_parent() -> None:
 
 
 class Server:
-    """One daphne process serving h2h_site on 127.0.0.1:<port>."""
+    """One daphne process serving h2h_site on 127.0.0.1:<port>.
+
+    `arguments`, if given, are daphne's whole command line after its path, "{port}" standing
+    for the port (tests/system/test_nginx.py runs the systemd unit's own).
+    """
 
     def __init__(
         self,
@@ -103,8 +107,10 @@ class Server:
         port: int | None = None,
         log_path: str | None = None,
         application: str = "h2h_site.asgi:application",  # bench.probe adds a probe to it
+        arguments: list[str] | None = None,
     ) -> None:
         self.env, self.port, self.application = env, port or free_port(), application
+        self.arguments = arguments
         self.log_path = log_path or tempfile.mktemp(prefix="h2h-daphne-", suffix=".log")
         self.process: subprocess.Popen | None = None
 
@@ -116,22 +122,19 @@ class Server:
         return f"ws://127.0.0.1:{self.port}{path}"
 
     def start(self, timeout: float = 30) -> "Server":
-        command = [
-            DAPHNE,
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(self.port),
-            "--websocket-max-message-size",
-            "4096",
-            self.application,
-        ]
+        command = [DAPHNE, *self._arguments()]
         log = open(self.log_path, "ab")  # noqa: SIM115  (the child process owns it)
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=self.env, stdout=log, stderr=log, preexec_fn=_die_with_parent
         )
         self._wait_until_listening(timeout)
         return self
+
+    def _arguments(self) -> list[str]:
+        if self.arguments is not None:
+            return [argument.replace("{port}", str(self.port)) for argument in self.arguments]
+        port, application = str(self.port), self.application
+        return ["-b", "127.0.0.1", "-p", port, "--websocket-max-message-size", "4096", application]
 
     def _wait_until_listening(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout

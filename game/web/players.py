@@ -1,5 +1,5 @@
-"""A player's public page: their daily record, their recent games, whom they follow and how
-many follow them; and the Follow / Unfollow button on it."""
+"""A player's public page: their daily record, charts of their dailies, their recent games,
+whom they follow and how many follow them; and the Follow / Unfollow button on it."""
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
@@ -8,10 +8,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from game.selectors import follows, pages
+from game import daily
+from game.selectors import follows, pages, player_stats
 from game.selectors.watching import racing_game_ids
 from game.services import GameError
 from game.services.follows import follow_create, follow_delete
+from game.web import charts
 from game.web.problems import problem
 
 
@@ -20,15 +22,17 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
     if profile is None:
         return _no_such_player(request, name)
     games = pages.recent_games(profile.user)
+    record = pages.player_record(profile.user)
     context = {
         "profile": profile,
-        "record": pages.player_record(profile.user),
+        "record": record,
         "games": games,
         # A race game links to nothing while its race runs: watching it would be studying.
         "racing": racing_game_ids(game_ids=[game.pk for game in games]),
         "follows": follows.followed_profiles(user=profile.user),
         "followers": follows.follower_count(user=profile.user),
         "following": follows.is_following(follower=request.user, followed=profile.user),
+        **(_charts(profile.user) if record else {}),
     }
     return render(request, "players/player.html", context)
 
@@ -61,3 +65,16 @@ def _follow_change(request: HttpRequest, name: str, change) -> HttpResponse:
 def _no_such_player(request: HttpRequest, name: str) -> HttpResponse:
     message = _("No player is called “%(name)s”.") % {"name": name}
     return problem(request, 404, _("No such player"), message)
+
+
+def _charts(user) -> dict:
+    """The figures a player with ranked dailies has beyond their record."""
+    days = player_stats.recent_days(user, daily.daily_today())
+    buckets = player_stats.time_histogram(user)
+    return {
+        "recent_days": days,
+        "recent_chart": charts.bar_chart(days, [day.duration_ms for day in days]),
+        "time_buckets": buckets,
+        "times_chart": charts.bar_chart(buckets, [bucket.count for bucket in buckets]),
+        "moves_over_par": player_stats.moves_over_par(user),
+    }

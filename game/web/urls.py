@@ -3,7 +3,17 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from game.web import accounts, home, leaderboards, play, players, privacy, realtime
+from game.web import (
+    accounts,
+    calendar,
+    home,
+    install,
+    leaderboards,
+    play,
+    players,
+    privacy,
+    realtime,
+)
 
 # Your data: first, so that no accounts/ pages mounted after them can take these paths.
 data_urlpatterns = [
@@ -35,6 +45,7 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("deal/", home.open_deal, name="open_deal"),
     path("daily/", play.daily, name="daily"),
+    path("daily/calendar/", calendar.month_calendar, name="daily_calendar"),
     path("play/new/", play.new, name="play_new"),
     path("play/<str:code>/", play.play, name="play"),
     *auth_urlpatterns,
@@ -52,4 +63,7 @@ urlpatterns = [
     path("watch/<int:game_id>/", realtime.watch, name="watch"),
     path("replay/<int:game_id>/", realtime.replay, name="replay"),
     path("replay/<int:game_id>/steps/", realtime.replay_steps_json, name="replay_steps"),
+    path("manifest.webmanifest", install.manifest, name="manifest"),
+    path("sw.js", install.service_worker, name="service_worker"),
+    path("offline/<str:language>/", install.offline, name="offline"),
 ]

@@ -1,13 +1,21 @@
-"""Fixtures of the system tests: a daphne process, collected static files, a thread runner."""
+"""Fixtures of the system tests: a daphne process, collected static files, a thread runner, and
+a fresh PostgreSQL database and Redis database for the scaled set-up's tests."""
 
 import asyncio
+import contextlib
+import os
+import secrets
 import tempfile
 import threading
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
+import psycopg
 import pytest
+import redis
 
 from bench.server import Server, make_players, manage, server_env
+from game import engine
 
 # A production start's environment: DEBUG off, private keys, named hosts.
 PRODUCTION_ENV = {
@@ -65,3 +73,40 @@ def static_collected():
     """Production pages need collected static files (a clean clone has none): collect them once."""
     env = server_env(sqlite_path=str(Path(tempfile.mkdtemp()) / "db.sqlite3"))
     manage(env, "collectstatic", "--noinput")
+
+
+def winnable(env: dict) -> tuple[str, list]:
+    """(code, plan): a code the solver wins under the server's deal key, and how."""
+    key = env.get("H2H_DEAL_KEY") or engine.DEFAULT_DEAL_KEY
+    for seed in range(1000, 2000):
+        code = engine.format_code("N", seed)
+        plan = engine.solve(code, key=key)
+        if plan:
+            return code, plan
+    raise AssertionError("no winnable code")
+
+
+def with_path(url: str, path: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+@contextlib.contextmanager
+def scaled_services(prefix: str, redis_db: int):
+    """(database_url, redis_url): a fresh PostgreSQL database named after `prefix` and the
+    emptied Redis database `redis_db` (a number no other test uses), both from H2H_DATABASE_URL
+    and H2H_REDIS_URL; dropped and emptied again afterwards."""
+    base = os.environ["H2H_DATABASE_URL"]
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    admin = with_path(base, "/postgres")
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    redis_url = with_path(os.environ["H2H_REDIS_URL"], f"/{redis_db}")
+    store = redis.Redis.from_url(redis_url)
+    store.flushdb()
+    try:
+        yield with_path(base, f"/{name}"), redis_url
+    finally:
+        store.flushdb()
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -10,21 +10,17 @@ anything between them: exactly what a deployment behind a proxy relies on.
 import asyncio
 import http.client
 import json
-import os
 import re
-import secrets
 import tempfile
 import time
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode
 
-import psycopg
 import pytest
-import redis
 import websockets
 
 from bench.server import Server, make_players, manage, server_env
 from game import engine
-from tests.system.conftest import run_async
+from tests.system.conftest import run_async, scaled_services, winnable
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -32,26 +28,11 @@ REDIS_DB = 11  # a database number no other test uses
 TIMEOUT = 10
 
 
-def with_path(url: str, path: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
-
-
 @pytest.fixture(scope="module")
 def scaled():
     """(database_url, redis_url): a fresh PostgreSQL database and an empty Redis database."""
-    base = os.environ["H2H_DATABASE_URL"]
-    name = f"h2h_two_processes_{secrets.token_hex(4)}"
-    admin = with_path(base, "/postgres")
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    redis_url = with_path(os.environ["H2H_REDIS_URL"], f"/{REDIS_DB}")
-    store = redis.Redis.from_url(redis_url)
-    store.flushdb()
-    yield with_path(base, f"/{name}"), redis_url
-    store.flushdb()
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scaled_services("h2h_two_processes", REDIS_DB) as urls:
+        yield urls
 
 
 @pytest.fixture(scope="module")
@@ -71,16 +52,6 @@ def servers(scaled):
     yield pair, players, env
     for server in pair:
         server.stop()
-
-
-def winnable(env: dict) -> tuple[str, list]:
-    key = env.get("H2H_DEAL_KEY") or engine.DEFAULT_DEAL_KEY
-    for seed in range(1000, 2000):
-        code = engine.format_code("N", seed)
-        plan = engine.solve(code, key=key)
-        if plan:
-            return code, plan
-    raise AssertionError("no winnable code")
 
 
 def new_room(env: dict, player: str, code: str) -> str:
