@@ -311,7 +311,8 @@ def test_static_files_are_served_by_nginx_with_long_cache_headers(site):
 
 def test_metrics_are_not_served_through_nginx_but_by_each_process_to_loopback(site):
     _, https_port, http_port, daphnes, _, _ = site
-    assert fetch(https_port, "/metrics")[0] == 404
+    for path in ("/metrics", "/metrics?name[]=h2h_results_total", "//metrics", "/%6Detrics"):
+        assert fetch(https_port, path)[0] == 404, path
     assert fetch(http_port, "/metrics", tls=False)[0] == 301  # to https, where it is 404
     for daphne in daphnes:
         status, _, body = fetch(daphne.port, "/metrics", tls=False)
