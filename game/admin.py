@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from game.models import Action, DailyDeal, Game, Profile, Result, ResultFlag
+from game.services.accounts import account_delete
 from game.services.sessions import close_other_sessions
 from game.templatetags.h2h_format import duration
 from game.web.forms import DisplayNameForm
@@ -119,7 +120,15 @@ class ResultFlagAdmin(ReadOnlyAdmin):
 
 
 class PlayerAdmin(UserAdmin):
-    """Django's user admin; a password set here ends the player's sessions, sockets and all."""
+    """Django's user admin; a password set here ends the player's sessions, sockets and all,
+    and a user deleted here is deleted as by the player (services.account_delete)."""
+
+    def delete_model(self, request, obj) -> None:
+        account_delete(user=obj)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for user in queryset:
+            account_delete(user=user)
 
     def user_change_password(self, request, id, form_url=""):
         user, kept = self.get_object(request, unquote(id)), request.session.session_key

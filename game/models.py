@@ -6,6 +6,7 @@ Only game/services/ writes these rows, so no path forgets a check or a broadcast
 from django.conf import settings
 from django.db import models
 
+from game import engine
 from game.display_names import display_name_skeleton
 from game.fairplay import REASONS
 
@@ -134,6 +135,30 @@ class Result(models.Model):
         return self.undos == 0 and not self.placement_help
 
 
+class Follow(models.Model):
+    """One player follows another: one-way, no approval. Their following boards show both."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="following"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="one_follow_per_pair"),
+            models.CheckConstraint(
+                condition=~models.Q(follower=models.F("followed")), name="no_self_follow"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower} follows {self.followed}"
+
+
 # Realtime: live boards, presence and race rooms. Only game/services/ writes these rows, as it
 # does the ordinary Games a race plays.
 
@@ -186,7 +211,10 @@ class RaceRoom(models.Model):
     room = models.CharField(max_length=8, unique=True)  # the short code people share
     code = models.CharField(max_length=16)
     fresh = models.BooleanField(default=False)  # a random deal: its code shows at the start
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    # Null once its creator deleted their account: the room stays for the other racers.
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
     status = models.CharField(max_length=10, choices=Status, default=Status.LOBBY)
     created_at = models.DateTimeField()
     touched_at = models.DateTimeField(db_index=True)  # the last change, for idle expiry
@@ -239,3 +267,28 @@ class ResultFlag(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reason} on result {self.result_id}"
+
+
+# Par (game.engine.min_moves): computed once per deal code and kept.
+
+
+class DealPar(models.Model):
+    """The fewest moves that win a deal code's deal, once computed; `par` is null for a deal
+    that cannot be won. A daily deal's is stored when the day's deal is certified, any other
+    code's after a game of it ends (game/services/pars.py)."""
+
+    code = models.CharField(max_length=16, unique=True)
+    par = models.PositiveSmallIntegerField(null=True)
+    computed_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.code} par {self.par}"
+
+    @classmethod
+    def settled(cls, code: str, *, key: str) -> int | None:
+        """The code's stored par, else computed now (up to a second) and stored."""
+        stored = cls.objects.filter(code=code).first()
+        if stored is None:
+            par = engine.min_moves(code, key=key)
+            stored, _ = cls.objects.get_or_create(code=code, defaults={"par": par})
+        return stored.par

@@ -44,12 +44,14 @@ async def frame_of(socket, kind: str, timeout: float = 5) -> dict:
             return frame
 
 
-@database_sync_to_async
-def resign(player, code: str) -> int:
+def resign_now(player, code: str) -> int:
     """Open the player's game of `code` and resign it at once: a result, committed. Its id."""
     game = services.game_open(player=player, code=code)
     services.game_resign(player=player, game_id=game.pk)
     return game.pk
+
+
+resign = database_sync_to_async(resign_now)  # the same, from a socket test's event loop
 
 
 @database_sync_to_async

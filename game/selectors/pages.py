@@ -1,7 +1,7 @@
 """Reads for the pages: leaderboards, daily records and players. Nothing here writes."""
 
 import datetime
-from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.db.models import Count, F, Min, Q, QuerySet
@@ -9,6 +9,7 @@ from django.db.models import Count, F, Min, Q, QuerySet
 from game.daily import daily_today
 from game.models import DailyDeal, Game, Profile, Result
 from game.ranking import RANK_ORDER
+from game.selectors.streaks import Streak, streaks_of
 
 BOARD_SIZE = 100
 RECENT_GAMES = 30
@@ -27,18 +28,26 @@ def neighbouring_days(deal: DailyDeal) -> tuple[datetime.date | None, datetime.d
     return before, after
 
 
-def _board(results: QuerySet[Result]) -> list[Result]:
-    return list(results.select_related("player__profile").order_by(*RANK_ORDER)[:BOARD_SIZE])
+Players = Collection[int] | None  # whose results a board shows: None for everyone's
 
 
-def daily_board(deal: DailyDeal) -> list[Result]:
+def _of(results: QuerySet[Result], players: Players) -> QuerySet[Result]:
+    return results if players is None else results.filter(player_id__in=players)
+
+
+def _board(results: QuerySet[Result], players: Players) -> list[Result]:
+    results = _of(results, players).select_related("player__profile")
+    return list(results.order_by(*RANK_ORDER)[:BOARD_SIZE])
+
+
+def daily_board(deal: DailyDeal, players: Players = None) -> list[Result]:
     """The day's ranked attempts, best first; practice games are not on it."""
-    return _board(Result.objects.filter(daily=deal, ranked=True))
+    return _board(Result.objects.filter(daily=deal, ranked=True), players)
 
 
-def deal_board(code: str) -> list[Result]:
+def deal_board(code: str, players: Players = None) -> list[Result]:
     """Everyone's completed games of one canonical code, best first."""
-    return _board(Result.objects.filter(code=code))
+    return _board(Result.objects.filter(code=code), players)
 
 
 def profile_named(name: str) -> Profile | None:
@@ -68,9 +77,9 @@ class DailyRecord:
         return round(100 * self.wins / self.played) if self.played else 0
 
 
-def all_time_records() -> list[DailyRecord]:
+def all_time_records(players: Players = None) -> list[DailyRecord]:
     """The all-time board: most daily wins first, then fewer attempts, then best time."""
-    return _records(Result.objects.all())
+    return _records(_of(Result.objects.all(), players))
 
 
 def player_record(user) -> DailyRecord | None:
@@ -93,38 +102,9 @@ def _records(results: QuerySet[Result]) -> list[DailyRecord]:
         )
         .order_by(*RECORD_ORDER)[:BOARD_SIZE]
     )
-    streaks = daily_streaks([row["player_id"] for row in totals])
-    return [DailyRecord(**row, **streaks[row["player_id"]]) for row in totals]
+    streaks = streaks_of([row["player_id"] for row in totals], daily_today())
+    return [_record(row, streaks[row["player_id"]]) for row in totals]
 
 
-def daily_streaks(player_ids: list[int]) -> dict[int, dict[str, int]]:
-    """Current and best runs of ranked daily wins over consecutive daily deals.
-
-    The calendar is the daily deals' own: a day with no deal breaks no streak. Today's deal
-    breaks the current streak only once it is lost; until the player finishes it, it waits.
-    """
-    today = daily_today()
-    deals = list(DailyDeal.objects.order_by("date").values_list("pk", "date"))
-    outcomes: dict[int, dict[int, bool]] = defaultdict(dict)
-    finished = Result.objects.filter(ranked=True, player_id__in=player_ids).filter(
-        Q(won=True) | Q(daily__date=today)
-    )
-    for player_id, deal_id, won in finished.values_list("player_id", "daily_id", "won"):
-        outcomes[player_id][deal_id] = won
-    return {pid: _streak(outcomes[pid], deals, today) for pid in player_ids}
-
-
-def _streak(
-    outcomes: dict[int, bool], deals: list[tuple[int, datetime.date]], today: datetime.date
-) -> dict[str, int]:
-    run = best = 0
-    for deal_id, date in deals:
-        won = outcomes.get(deal_id)
-        if won:
-            run += 1
-            best = max(best, run)
-        elif won is None and date >= today:
-            continue
-        else:
-            run = 0
-    return {"current_streak": run, "best_streak": best}
+def _record(row: dict, streak: Streak) -> DailyRecord:
+    return DailyRecord(**row, current_streak=streak.current, best_streak=streak.best)

@@ -10,6 +10,7 @@ and version (the "snapshots" cache): a reconnect or a `sync` costs one read of t
 """
 
 import datetime
+from collections.abc import Collection
 
 from django.core.cache import caches
 from django.db.models import F
@@ -42,8 +43,28 @@ def board_result_recorded(*, result: Result) -> None:
             "board": board,
             "version": version,
             "player": row["player"],
+            "player_id": result.player_id,
         }
         message["row"] = None if board == ALL_TIME else row
+        publish_on_commit(board_group(board), message)
+
+
+def boards_of_player(*, player_id: int) -> list[str]:
+    """Every live board one of the player's results is on."""
+    results = Result.objects.filter(player_id=player_id)
+    codes = results.values_list("code", flat=True).distinct()
+    ranked = results.filter(ranked=True, daily__isnull=False)
+    days = ranked.values_list("daily__date", flat=True).distinct()
+    boards = [f"deal:{code}" for code in codes] + [f"daily:{day.isoformat()}" for day in days]
+    return boards + [ALL_TIME] if days else boards
+
+
+def board_results_left(*, boards: list[str]) -> None:
+    """Results left these boards (their account was deleted): bump their versions now, and
+    after commit have their listeners send the whole board again."""
+    for board, version in board_versions_bump(boards=boards).items():
+        message = {"type": "board.update", "board": board, "version": version}
+        message |= {"player": None, "player_id": None, "row": None}
         publish_on_commit(board_group(board), message)
 
 
@@ -112,21 +133,29 @@ def board_snapshot(*, board: str, at_least: int | None = None) -> dict:
     return snapshot
 
 
+def following_snapshot(*, board: str, players: Collection[int]) -> dict:
+    """board_snapshot's frame for the results of `players` only: not cached, as each
+    follower's board is their own."""
+    snapshot = {"board": board, "version": board_version(board=board), "size": pages.BOARD_SIZE}
+    return snapshot | _rows(board, players)
+
+
 def board_version(*, board: str) -> int:
     """How many results the board has taken (0 before its first)."""
     version = BoardVersion.objects.filter(board=board).values_list("version", flat=True).first()
     return version or 0
 
 
-def _rows(board: str) -> dict:
+def _rows(board: str, players: pages.Players = None) -> dict:
     kind, _, key = board.partition(":")
     if kind == "daily":
         deal = pages.daily_deal_on(datetime.date.fromisoformat(key))
-        results = pages.daily_board(deal) if deal else []
+        results = pages.daily_board(deal, players) if deal else []
     elif kind == "deal":
-        results = pages.deal_board(key)
+        results = pages.deal_board(key, players)
     else:
-        return {"order": None, "rows": [record_row(r) for r in pages.all_time_records()]}
+        records = pages.all_time_records(players)
+        return {"order": None, "rows": [record_row(r) for r in records]}
     rows = [result_row(r, name=_display_name(r.player)) for r in results]
     return {"order": list(RANK_ORDER), "rows": rows}
 

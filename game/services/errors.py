@@ -29,6 +29,7 @@ MESSAGES = {
     "too_many_moves": _("This game has reached 2,000 moves: undo or resign, or start a new one."),
     "not_started": _("Press Start first: the clock of this ranked game has not started."),
     "day_over": _("This daily deal's day is over: the game ended at midnight."),
+    "self_follow": _("You cannot follow yourself."),
 }
 
 
@@ -51,6 +52,7 @@ REALTIME_MESSAGES = {
     "unknown_frame": _("Unknown message type for this socket."),
     "bad_frame": _("The message must be a JSON object with a type."),
     "bad_board": _("There is no such leaderboard."),
+    "bad_players": _("players must be “following” or left out."),
     "no_such_game": _("There is no such game."),
     "daily_locked": _(
         "Games of today's deal can be watched once you have finished your own ranked game of it."

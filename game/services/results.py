@@ -12,7 +12,9 @@ from game import engine, fairplay
 from game.metrics import RESULT_FLAGS, RESULTS
 from game.models import Game, Result, ResultFlag
 from game.ranking import RANK_ORDER
+from game.selectors.par import par_of
 from game.services.boards import board_result_recorded
+from game.services.pars import par_after_end
 from game.services.rooms import race_result_recorded
 
 
@@ -41,6 +43,7 @@ def result_create(*, game: Game, state: engine.State, status: str, at: datetime)
     # once this commits.
     board_result_recorded(result=result)
     race_result_recorded(result=result)
+    par_after_end(code=game.code, game_id=game.pk)
     return result
 
 
@@ -108,4 +111,6 @@ def result_summary(*, game: Game) -> dict | None:
         "duration_ms": result.duration_ms,
         "finished_at": result.finished_at.isoformat(),
         **result_rank(result=result),
+        # Only a finished game's result exists, so par reaches nobody still playing the deal.
+        "par": par_of(result.code),
     }

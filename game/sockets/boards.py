@@ -1,14 +1,20 @@
 """Live leaderboards and "N playing now": /ws/live/home/, /ws/live/daily/<YYYY-MM-DD>/,
-/ws/live/deal/<CODE>/ and /ws/live/all-time/. Open to everyone, like the boards themselves."""
+/ws/live/deal/<CODE>/ and /ws/live/all-time/. Open to everyone, like the boards themselves.
+
+With `?players=following` a board socket shows only the results of the players its user
+follows, and the user's own: it needs a login, and its ranks are among those players.
+"""
 
 import datetime
+from urllib.parse import parse_qs
 
 from game import engine
 from game.daily import daily_today
-from game.services import boards, presence
+from game.selectors.follows import following_board_players
+from game.services import GameError, boards, presence
 from game.services.errors import RealtimeError
 from game.services.groups import PRESENCE, board_group
-from game.sockets.base import CLOSE_NOT_FOUND
+from game.sockets.base import CLOSE_LOGIN_REQUIRED, CLOSE_NOT_FOUND
 from game.sockets.realtime import RealtimeConsumer
 from game.storage.db import db
 
@@ -23,18 +29,26 @@ class BoardConsumer(RealtimeConsumer):
 
     kind = "boards"
     frames = {"sync": "resync"}
-    closes_on_logout = False  # the boards are public: a board stays open when its session ends
+    # A logged-in board joins its player's group, so that a deleted account's boards close;
+    # a logout closes only a following board (player_logout): the public ones stay open.
+    closes_on_logout = True
 
     def __init__(self, *args, kind: str = "home", **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.kind = kind
+        self.players: frozenset[int] | None = None  # a following board's players; None: all
 
     async def connect(self) -> None:
         try:
             route = self.scope["url_route"]["kwargs"]
             self.board, self.shows_presence = _board_of(self.kind, route)
+            following = _follows_only(self.scope)
         except RealtimeError as error:
             return await self.refuse(error, CLOSE_NOT_FOUND)
+        if following and not self.user.is_authenticated:
+            return await self.refuse(GameError("login_required"), CLOSE_LOGIN_REQUIRED)
+        if following:
+            self.players = frozenset()  # read with each snapshot, so a new follow shows
         if self.board:
             await self.listen(board_group(self.board))
         if self.shows_presence:
@@ -51,16 +65,38 @@ class BoardConsumer(RealtimeConsumer):
 
     async def send_board(self, frame: dict | None = None, *, at_least=None, fresh=None) -> None:
         """The board's snapshot; `fresh` names the player whose new result it shows."""
-        snapshot = await db(boards.board_snapshot)(board=self.board, at_least=at_least)
+        if self.players is None:
+            snapshot = await db(boards.board_snapshot)(board=self.board, at_least=at_least)
+        else:
+            snapshot = await db(self._following_snapshot)()
         rows = [self._row(row) for row in snapshot["rows"]]
         await self.send_json({"type": "board", **snapshot, "rows": rows, "fresh": fresh})
 
+    def _following_snapshot(self) -> dict:
+        self.players = following_board_players(user=self.user)
+        return boards.following_snapshot(board=self.board, players=self.players)
+
     async def board_update(self, message: dict) -> None:
-        """A result joined the board (after its commit)."""
-        if message["row"] is None:  # all-time: aggregates change, so the snapshot goes out
-            return await self.send_board(at_least=message["version"], fresh=message["player"])
-        frame = {"type": "update", "version": message["version"], "row": self._row(message["row"])}
-        await self.send_json(frame)
+        """A result joined the board, or results left it (after the commit)."""
+        row, version = message["row"], message["version"]
+        if row is None:  # all-time, or results left: the whole board goes out again
+            if self._shows(message["player_id"], default=True):
+                await self.send_board(at_least=version, fresh=message["player"])
+            return
+        shown = self._row(row) if self._shows(row["player_id"]) else None
+        await self.send_json({"type": "update", "version": version, "row": shown})
+
+    def _shows(self, player_id: int | None, *, default: bool = False) -> bool:
+        """Whether this board shows the player's results; `default` for no player named."""
+        if player_id is None:
+            return default
+        return self.players is None or player_id in self.players
+
+    async def player_logout(self, message: dict) -> None:
+        """A following board is its user's, so it ends with the session; a public one stays
+        open, unless the account itself is gone."""
+        if self.players is not None or message.get("deleted"):
+            await super().player_logout(message)
 
     async def presence_update(self, message: dict) -> None:
         await self.send_presence(message)
@@ -73,6 +109,18 @@ class BoardConsumer(RealtimeConsumer):
         """A row as this socket's user sees it: marked if it is theirs, without the user id."""
         you = self.user.is_authenticated and row["player_id"] == self.user.pk
         return {key: value for key, value in row.items() if key != "player_id"} | {"you": you}
+
+
+def _follows_only(scope: dict) -> bool:
+    """Whether the socket's query asks for `players=following` (RealtimeError bad_players if
+    it asks for anything else)."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    players = query.get("players")
+    if players is None:
+        return False
+    if players != ["following"]:
+        raise RealtimeError("bad_players")
+    return True
 
 
 def _board_of(kind: str, kwargs: dict) -> tuple[str | None, bool]:

@@ -91,10 +91,15 @@ _own_movers = Workers(_worker_count())
 
 
 def _movers() -> Workers:
-    """Moves get workers of their own, so a socket's connect queries never hold a move up; not
-    on an in-memory test database, whose shared cache locks whole tables between connections."""
+    """Moves get workers of their own, so a socket's connect queries never hold a move up."""
+    return own_or_shared(_own_movers)
+
+
+def own_or_shared(own: Workers) -> Workers:
+    """`own` workers, except on an in-memory test database, whose shared cache locks whole
+    tables between connections: there every job goes to the one shared database worker."""
     in_memory = "memory" in str(connections["default"].settings_dict["NAME"])
-    return _workers if in_memory else _own_movers
+    return _workers if in_memory else own
 
 
 def on_db_thread(func):

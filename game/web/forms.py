@@ -163,3 +163,20 @@ class DealCodeForm(forms.Form):
             return parse_code(self.cleaned_data["code"])
         except ParseError as error:
             raise forms.ValidationError(str(error), code="malformed") from error
+
+
+class AccountDeleteForm(forms.Form):
+    """Deleting an account asks for its password: a session left open on a shared computer
+    must not be enough to erase someone."""
+
+    password = forms.CharField(label=_("Your password"), strip=False, widget=forms.PasswordInput)
+
+    def __init__(self, *args, user, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."), code="wrong_password")
+        return password

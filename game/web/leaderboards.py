@@ -1,8 +1,14 @@
-"""Leaderboards: a day's daily deal, one deal code, and the all-time daily records."""
+"""Leaderboards: a day's daily deal, one deal code, and the all-time daily records.
+
+Each has a "Following" view, `?players=following`: only the players the visitor follows, and
+the visitor, ranked among themselves. It needs a login (anonymous visitors are sent to it).
+"""
 
 import datetime
 import re
+from functools import wraps
 
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -11,23 +17,45 @@ from game import daily
 from game.engine import ParseError, parse_code
 from game.models import DailyDeal
 from game.selectors import pages
+from game.selectors.follows import following_board_players
 from game.web.problems import problem
 
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+FOLLOWING = "following"
 
 
-def daily_today(request: HttpRequest) -> HttpResponse:
+def whose_results(view):
+    """Give the view `players`: None for everyone's results, or the following view's players."""
+
+    @wraps(view)
+    def scoped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        asked = request.GET.get("players")
+        if asked is None:
+            return view(request, *args, players=None, **kwargs)
+        if asked != FOLLOWING:
+            message = _("Leave players out for everyone, or ask for players=following.")
+            return problem(request, 400, _("No such view of a leaderboard"), message)
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, players=following_board_players(user=request.user), **kwargs)
+
+    return scoped
+
+
+@whose_results
+def daily_today(request: HttpRequest, players) -> HttpResponse:
     deal = daily.daily_deal()
-    return _daily(request, deal.date, deal)
+    return _daily(request, deal.date, deal, players)
 
 
-def daily_on(request: HttpRequest, day: str) -> HttpResponse:
+@whose_results
+def daily_on(request: HttpRequest, day: str, players) -> HttpResponse:
     date = _parse_day(day)
     deal = pages.daily_deal_on(date) if date else None
     if deal is None:
         message = _("There is no daily deal for “%(day)s”. Days are written YYYY-MM-DD.")
         return problem(request, 404, _("No such day"), message % {"day": day})
-    return _daily(request, date, deal)
+    return _daily(request, date, deal, players)
 
 
 def _parse_day(day: str) -> datetime.date | None:
@@ -39,27 +67,35 @@ def _parse_day(day: str) -> datetime.date | None:
         return None
 
 
-def _daily(request: HttpRequest, day: datetime.date, deal: DailyDeal) -> HttpResponse:
+def _daily(request: HttpRequest, day: datetime.date, deal: DailyDeal, players) -> HttpResponse:
     context = {
         "day": day,
         "deal": deal,
         "is_today": day == daily.daily_today(),
-        "results": pages.daily_board(deal),
+        "results": pages.daily_board(deal, players),
         "neighbours": pages.neighbouring_days(deal),
+        "following": players is not None,
     }
     return render(request, "leaderboards/daily.html", context)
 
 
-def deal(request: HttpRequest, code: str) -> HttpResponse:
+@whose_results
+def deal(request: HttpRequest, code: str, players) -> HttpResponse:
     try:
         canonical = parse_code(code)
     except ParseError as error:
         return problem(request, 400, _("That is not a deal code"), str(error))
     if canonical != code:
-        return redirect("deal_leaderboard", code=canonical, permanent=True)
-    context = {"code": code, "results": pages.deal_board(code)}
+        response = redirect("deal_leaderboard", code=canonical, permanent=True)
+        if players is not None:
+            response["Location"] += f"?players={FOLLOWING}"
+        return response
+    context = {"code": code, "results": pages.deal_board(code, players)}
+    context["following"] = players is not None
     return render(request, "leaderboards/deal.html", context)
 
 
-def all_time(request: HttpRequest) -> HttpResponse:
-    return render(request, "leaderboards/all_time.html", {"records": pages.all_time_records()})
+@whose_results
+def all_time(request: HttpRequest, players) -> HttpResponse:
+    context = {"records": pages.all_time_records(players), "following": players is not None}
+    return render(request, "leaderboards/all_time.html", context)

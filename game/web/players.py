@@ -1,25 +1,80 @@
-"""A player's public page: their daily record and their recent games."""
+"""A player's public page: their daily record, charts of their dailies, their recent games,
+whom they follow and how many follow them; and the Follow / Unfollow button on it."""
 
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
-from game.selectors import pages
+from game import daily
+from game.selectors import follows, pages, player_stats
 from game.selectors.watching import racing_game_ids
+from game.services import GameError
+from game.services.follows import follow_create, follow_delete
+from game.web import charts
 from game.web.problems import problem
 
 
 def player(request: HttpRequest, name: str) -> HttpResponse:
     profile = pages.profile_named(name)
     if profile is None:
-        message = _("No player is called “%(name)s”.") % {"name": name}
-        return problem(request, 404, _("No such player"), message)
+        return _no_such_player(request, name)
     games = pages.recent_games(profile.user)
+    record = pages.player_record(profile.user)
     context = {
         "profile": profile,
-        "record": pages.player_record(profile.user),
+        "record": record,
         "games": games,
         # A race game links to nothing while its race runs: watching it would be studying.
         "racing": racing_game_ids(game_ids=[game.pk for game in games]),
+        "follows": follows.followed_profiles(user=profile.user),
+        "followers": follows.follower_count(user=profile.user),
+        "following": follows.is_following(follower=request.user, followed=profile.user),
+        **(_charts(profile.user) if record else {}),
     }
     return render(request, "players/player.html", context)
+
+
+@require_POST
+def follow(request: HttpRequest, name: str) -> HttpResponse:
+    return _follow_change(request, name, follow_create)
+
+
+@require_POST
+def unfollow(request: HttpRequest, name: str) -> HttpResponse:
+    return _follow_change(request, name, follow_delete)
+
+
+def _follow_change(request: HttpRequest, name: str, change) -> HttpResponse:
+    """Follow or unfollow the player called `name`, then show their page again; anonymous
+    visitors log in first and come back to the page, where the button is."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("player", args=[name]))
+    profile = pages.profile_named(name)
+    if profile is None:
+        return _no_such_player(request, name)
+    try:
+        change(follower=request.user, followed=profile.user)
+    except GameError as error:
+        return problem(request, 400, _("Not possible"), error.message)
+    return redirect("player", name=profile.display_name)
+
+
+def _no_such_player(request: HttpRequest, name: str) -> HttpResponse:
+    message = _("No player is called “%(name)s”.") % {"name": name}
+    return problem(request, 404, _("No such player"), message)
+
+
+def _charts(user) -> dict:
+    """The figures a player with ranked dailies has beyond their record."""
+    days = player_stats.recent_days(user, daily.daily_today())
+    buckets = player_stats.time_histogram(user)
+    return {
+        "recent_days": days,
+        "recent_chart": charts.bar_chart(days, [day.duration_ms for day in days]),
+        "time_buckets": buckets,
+        "times_chart": charts.bar_chart(buckets, [bucket.count for bucket in buckets]),
+        "moves_over_par": player_stats.moves_over_par(user),
+    }

@@ -3,7 +3,23 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from game.web import accounts, home, leaderboards, play, players, realtime
+from game.web import (
+    accounts,
+    calendar,
+    home,
+    install,
+    leaderboards,
+    play,
+    players,
+    privacy,
+    realtime,
+)
+
+# Your data: first, so that no accounts/ pages mounted after them can take these paths.
+data_urlpatterns = [
+    path("accounts/export/", privacy.export, name="data_export"),
+    path("accounts/delete/", privacy.delete, name="account_delete"),
+]
 
 auth_urlpatterns = [
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
@@ -25,9 +41,11 @@ auth_urlpatterns = [
 ]
 
 urlpatterns = [
+    *data_urlpatterns,
     path("", home.home, name="home"),
     path("deal/", home.open_deal, name="open_deal"),
     path("daily/", play.daily, name="daily"),
+    path("daily/calendar/", calendar.month_calendar, name="daily_calendar"),
     path("play/new/", play.new, name="play_new"),
     path("play/<str:code>/", play.play, name="play"),
     *auth_urlpatterns,
@@ -36,6 +54,8 @@ urlpatterns = [
     path("leaderboard/deal/<str:code>/", leaderboards.deal, name="deal_leaderboard"),
     path("leaderboard/all-time/", leaderboards.all_time, name="all_time_leaderboard"),
     path("players/<str:name>/", players.player, name="player"),
+    path("players/<str:name>/follow/", players.follow, name="follow"),
+    path("players/<str:name>/unfollow/", players.unfollow, name="unfollow"),
     path("race/", realtime.race_home, name="race_home"),
     path("race/new/", realtime.race_new, name="race_new"),
     path("race/find/", realtime.race_find, name="race_find"),
@@ -43,4 +63,7 @@ urlpatterns = [
     path("watch/<int:game_id>/", realtime.watch, name="watch"),
     path("replay/<int:game_id>/", realtime.replay, name="replay"),
     path("replay/<int:game_id>/steps/", realtime.replay_steps_json, name="replay_steps"),
+    path("manifest.webmanifest", install.manifest, name="manifest"),
+    path("sw.js", install.service_worker, name="service_worker"),
+    path("offline/<str:language>/", install.offline, name="offline"),
 ]

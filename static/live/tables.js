@@ -78,6 +78,7 @@ export class ResultsTable extends LiveTable {
     if (frame.version > this.version + 1) return this.sync();
     this.version = frame.version;
     const row = frame.row;
+    if (!row) return; // a following board: a result of someone it does not show
     if (this.rows.some((shown) => shown.id === row.id)) return; // the snapshot had it already
     const index = insertionIndex(this.rows, row, this.order);
     if (index >= this.size) return;

@@ -140,6 +140,34 @@ def open_page(server, browser, logins):
     assert errors == [], f"JavaScript errors on the page: {errors}"
 
 
+@pytest.fixture
+def page_of(server, browser, logins):
+    """page_of(user or None, device) -> a page on the live server, logged in as `user`: one
+    browser context each, as two people on two devices."""
+    from tests.e2e.board import log_in
+
+    contexts, errors = [], []
+
+    def page_of(user, device=DESKTOP):
+        state = logins.get(user) if user else None
+        context = browser.new_context(
+            base_url=server.url, locale="en-US", storage_state=state, **device
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        if user and user not in logins:
+            log_in(page, user, PASSWORD)
+            logins[user] = context.storage_state()
+        return page
+
+    yield page_of
+    for context in contexts:
+        context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
 def csp_violation(message, errors: list[str]) -> None:
     if message.type == "error" and "Content Security Policy" in message.text:
         errors.append(message.text)

@@ -6,36 +6,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.board import Board, log_in
-from tests.e2e.conftest import DESKTOP, PASSWORD, PHONE
+from tests.e2e.board import Board
+from tests.e2e.conftest import PHONE
 from tests.e2e.deals import winnable_plan
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def page_of(server, browser, logins):
-    """page_of(user or None, device) -> a page on the live server, logged in as `user`."""
-    contexts, errors = [], []
-
-    def page_of(user, device=DESKTOP):
-        state = logins.get(user) if user else None
-        context = browser.new_context(
-            base_url=server.url, locale="en-US", storage_state=state, **device
-        )
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        if user and user not in logins:
-            log_in(page, user, PASSWORD)
-            logins[user] = context.storage_state()
-        return page
-
-    yield page_of
-    for context in contexts:
-        context.close()
-    assert errors == [], f"JavaScript errors on the page: {errors}"
 
 
 def racer_row(page, name):

@@ -114,9 +114,9 @@ def test_a_snapshot_of_an_unchanged_board_reads_only_its_version(player, rival):
 async def test_syncing_an_unchanged_all_time_board_recomputes_nothing(player, monkeypatch):
     computed = []
 
-    def all_time_records():
+    def all_time_records(players=None):
         computed.append(1)
-        return records()
+        return records(players)
 
     records = pages.all_time_records
     monkeypatch.setattr(pages, "all_time_records", all_time_records)

@@ -1,6 +1,7 @@
 """Deployment: production settings pass the deploy checks with nothing silenced, the project's
-checks refuse unsafe set-ups, a production daphne sends safe headers and cookies and accepts
-websockets from https pages only, and without DEBUG daphne does not start on public keys."""
+checks refuse unsafe set-ups, a production daphne sends safe headers and cookies, its service
+worker keeps the hashed static names, it accepts websockets from https pages only, and without
+DEBUG daphne does not start on public keys."""
 
 import http.client
 import json
@@ -182,6 +183,26 @@ def test_production_settings_as_loaded(production):
         " s.SECURE_HSTS_SECONDS, s.DATABASES['default'].get('CONN_MAX_AGE', 0)]))",
     )
     assert json.loads(shown.strip().splitlines()[-1]) == [False, True, True, True, 31536000, 0]
+
+
+# Installing the site -----------------------------------------------------------------------
+
+HASHED = re.compile(r"\.[0-9a-f]{12}\.\w+$")
+
+
+def test_the_worker_keeps_the_hashed_files_production_pages_load(production):
+    response, source = request(production, "GET", "/sw.js")
+    assert response.status == 200 and response.headers["Cache-Control"] == "no-cache"
+    shell = json.loads(re.search(r"^const SHELL = (.*);$", source, re.MULTILINE)[1])
+    assert shell and all(HASHED.search(url) for url in shell), shell
+    for page in ["/accounts/login/", "/offline/en/", "/offline/ms/"]:
+        _, html = request(production, "GET", page)
+        loaded = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+        assert loaded and set(loaded) <= set(shell), page
+    _, manifest = request(production, "GET", "/manifest.webmanifest")
+    assert {icon["src"] for icon in json.loads(manifest)["icons"]} <= set(shell)
+    for url in shell:
+        assert request(production, "GET", url)[0].status == 200, url
 
 
 # Refusing to start on public keys ----------------------------------------------------------

@@ -51,6 +51,7 @@ def filled(route: str, *, game_id: int, name: str) -> str:
         "<str:day>": date.today().isoformat(),
         "<str:name>": name,
         "<str:room>": "room1",
+        "<str:language>": "en",
     }
     for parameter, value in values.items():
         route = route.replace(parameter, value)

@@ -5,7 +5,7 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from game.models import Action, DailyDeal, Game, Profile, Result, ResultFlag
+from game.models import Action, BoardVersion, DailyDeal, Game, Profile, Result, ResultFlag
 from game.sockets.base import CLOSE_LOGGED_OUT
 from tests.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
 from tests.site import session_cookie
@@ -110,3 +110,13 @@ async def test_a_password_set_in_the_admin_closes_the_players_sockets(admin_clie
     assert (await board.receive_output(timeout=2))["code"] == CLOSE_LOGGED_OUT
     again = await connect("/ws/play/HH1-N-AAAAAAC/", cookie)
     assert (await again.receive_json_from())["error"] == "login_required"
+
+
+def test_a_user_deleted_in_the_admin_goes_as_a_player_deleting_themselves(admin_client, game):
+    player_id = game.player_id
+    url = f"/admin/auth/user/{player_id}/delete/"
+    assert admin_client.post(url, {"post": "yes"}).status_code == 302
+    assert not User.objects.filter(pk=player_id).exists()
+    assert not Game.objects.filter(player_id=player_id).exists()
+    # Through the one deletion path: the boards its result was on have taken a new version.
+    assert BoardVersion.objects.filter(board=f"deal:{game.code}", version=1).exists()

@@ -1,0 +1,57 @@
+"""Following: one-way, idempotent, never oneself; a following board's players."""
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from game.models import Follow
+from game.selectors import follows, pages
+from game.services import GameError
+from game.services.follows import follow_create, follow_delete
+from tests.realtime import resign_now
+
+pytestmark = pytest.mark.django_db
+
+CODE = "HH1-N-AAAAAAC"
+
+
+def test_following_twice_keeps_one_follow(player, rival):
+    first = follow_create(follower=player, followed=rival)
+    assert follow_create(follower=player, followed=rival) == first
+    assert Follow.objects.count() == 1
+
+
+def test_a_follow_is_one_way_and_needs_no_approval(player, rival):
+    follow_create(follower=player, followed=rival)
+    assert follows.is_following(follower=player, followed=rival)
+    assert not follows.is_following(follower=rival, followed=player)
+    assert [p.display_name for p in follows.followed_profiles(user=player)] == ["Bea"]
+    assert follows.follower_count(user=rival) == 1 and follows.follower_count(user=player) == 0
+
+
+def test_unfollowing_twice_is_harmless(player, rival):
+    follow_create(follower=player, followed=rival)
+    assert follow_delete(follower=player, followed=rival) is True
+    assert follow_delete(follower=player, followed=rival) is False
+    assert not Follow.objects.exists()
+
+
+def test_nobody_follows_themselves(player):
+    with pytest.raises(GameError) as refused:
+        follow_create(follower=player, followed=player)
+    assert refused.value.code == "self_follow"
+    with pytest.raises(IntegrityError), transaction.atomic():  # nor past the service
+        Follow.objects.create(follower=player, followed=player, created=timezone.now())
+    assert not Follow.objects.exists()
+
+
+def test_a_following_board_shows_whom_one_follows_and_oneself(player, rival, make_player):
+    stranger = make_player("cid")
+    for someone in (player, rival, stranger):
+        resign_now(someone, CODE)
+    follow_create(follower=player, followed=rival)
+    players = follows.following_board_players(user=player)
+    assert players == {player.pk, rival.pk}
+    shown = [r.player.profile.display_name for r in pages.deal_board(CODE, players)]
+    assert sorted(shown) == ["Ann", "Bea"]
+    assert len(pages.deal_board(CODE)) == 3
