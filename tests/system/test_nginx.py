@@ -164,6 +164,7 @@ def listening(port: int) -> bool:
 @pytest.fixture(scope="module")
 def site(static_collected):
     """(nginx, https port, http port, the two daphne servers, a player, the env)."""
+    # The Redis database the run was given: emptied, as the scaled pass's tests expect.
     redis_db = int(urlsplit(os.environ["H2H_REDIS_URL"]).path.strip("/") or 0)
     with scaled_services("h2h_nginx", redis_db) as (database_url, redis_url):
         workdir = Path(tempfile.mkdtemp(prefix="h2h-nginx-"))
