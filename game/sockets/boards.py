@@ -33,15 +33,15 @@ class BoardConsumer(RealtimeConsumer):
     # a logout closes only a following board (player_logout): the public ones stay open.
     closes_on_logout = True
 
-    def __init__(self, *args, kind: str = "home", **kwargs) -> None:
+    def __init__(self, *args, board_kind: str = "home", **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.kind = kind
+        self.board_kind = board_kind  # which board the route names; `kind` labels metrics
         self.players: frozenset[int] | None = None  # a following board's players; None: all
 
     async def connect(self) -> None:
         try:
             route = self.scope["url_route"]["kwargs"]
-            self.board, self.shows_presence = _board_of(self.kind, route)
+            self.board, self.shows_presence = _board_of(self.board_kind, route)
             following = _follows_only(self.scope)
         except RealtimeError as error:
             return await self.refuse(error, CLOSE_NOT_FOUND)

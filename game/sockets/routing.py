@@ -10,10 +10,10 @@ from game.sockets.watch import WatchConsumer
 
 websocket_urlpatterns = [
     path("ws/play/<str:code>/", PlayConsumer.as_asgi()),
-    path("ws/live/home/", BoardConsumer.as_asgi(kind="home")),
-    path("ws/live/daily/<str:day>/", BoardConsumer.as_asgi(kind="daily")),
-    path("ws/live/deal/<str:code>/", BoardConsumer.as_asgi(kind="deal")),
-    path("ws/live/all-time/", BoardConsumer.as_asgi(kind="all-time")),
+    path("ws/live/home/", BoardConsumer.as_asgi(board_kind="home")),
+    path("ws/live/daily/<str:day>/", BoardConsumer.as_asgi(board_kind="daily")),
+    path("ws/live/deal/<str:code>/", BoardConsumer.as_asgi(board_kind="deal")),
+    path("ws/live/all-time/", BoardConsumer.as_asgi(board_kind="all-time")),
     path("ws/watch/<int:game_id>/", WatchConsumer.as_asgi()),
     path("ws/race/<str:room>/", RaceConsumer.as_asgi()),
 ]

@@ -6,7 +6,7 @@ from django.test import AsyncClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from game import engine
-from tests.realtime import fresh_channel_layer  # noqa: F401 (an autouse fixture)
+from tests.realtime import connect, fresh_channel_layer  # noqa: F401 (an autouse fixture)
 from tests.site import greeted, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -76,3 +76,12 @@ async def test_a_refused_socket_counts_its_error_frame_and_is_not_left_open():
     after = await scrape()
     assert moved(before, after, "h2h_error_frames_total", socket="play", code="login_required") == 1
     assert moved(before, after, "h2h_open_sockets", socket="play") == 0
+
+
+async def test_a_live_board_counts_as_a_boards_socket_whatever_board_it_shows():
+    before = await scrape()
+    sockets = [await connect(path) for path in ("/ws/live/all-time/", "/ws/live/home/")]
+    assert moved(before, await scrape(), "h2h_open_sockets", socket="boards") == 2
+    for socket in sockets:
+        await socket.disconnect()
+    assert moved(before, await scrape(), "h2h_open_sockets", socket="boards") == 0
