@@ -60,9 +60,10 @@ def min_moves(
       never pair if one lies under the other, geometry.ABOVE/BELOW): a pair removes at most
       two of them, and a copy leaving with a pile card is a pair of its own;
     - stock taps: such a rank needs n = c - 2m of its pile cards to reach the waste top. A
-      copy under the top may surface by pairing the cards above it (0 taps), unless more cards
-      of some rank lie above it than that rank has left in the heart; otherwise, and for a
-      copy in the stock, nothing but stock taps brings it up, draws_to of them. So at least
+      copy under the top may surface by pairing the cards above it (counted as 0 taps),
+      unless a card of a rank gone from the heart lies above it: that card leaves the waste
+      only by a redeal. Otherwise, and for a copy in the stock, nothing but stock taps brings
+      it up, draws_to of them (each stock card before it must be turned first). So at least
       the n-th smallest of those counts of taps remain, and the largest over the ranks.
 
     Neither part can exceed what any winning continuation spends, so h never overestimates
