@@ -1,7 +1,6 @@
 """Reads for the pages: leaderboards, daily records and players. Nothing here writes."""
 
 import datetime
-from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Count, F, Min, Q, QuerySet
@@ -9,6 +8,7 @@ from django.db.models import Count, F, Min, Q, QuerySet
 from game.daily import daily_today
 from game.models import DailyDeal, Game, Profile, Result
 from game.ranking import RANK_ORDER
+from game.selectors.streaks import Streak, streaks_of
 
 BOARD_SIZE = 100
 RECENT_GAMES = 30
@@ -93,38 +93,9 @@ def _records(results: QuerySet[Result]) -> list[DailyRecord]:
         )
         .order_by(*RECORD_ORDER)[:BOARD_SIZE]
     )
-    streaks = daily_streaks([row["player_id"] for row in totals])
-    return [DailyRecord(**row, **streaks[row["player_id"]]) for row in totals]
+    streaks = streaks_of([row["player_id"] for row in totals], daily_today())
+    return [_record(row, streaks[row["player_id"]]) for row in totals]
 
 
-def daily_streaks(player_ids: list[int]) -> dict[int, dict[str, int]]:
-    """Current and best runs of ranked daily wins over consecutive daily deals.
-
-    The calendar is the daily deals' own: a day with no deal breaks no streak. Today's deal
-    breaks the current streak only once it is lost; until the player finishes it, it waits.
-    """
-    today = daily_today()
-    deals = list(DailyDeal.objects.order_by("date").values_list("pk", "date"))
-    outcomes: dict[int, dict[int, bool]] = defaultdict(dict)
-    finished = Result.objects.filter(ranked=True, player_id__in=player_ids).filter(
-        Q(won=True) | Q(daily__date=today)
-    )
-    for player_id, deal_id, won in finished.values_list("player_id", "daily_id", "won"):
-        outcomes[player_id][deal_id] = won
-    return {pid: _streak(outcomes[pid], deals, today) for pid in player_ids}
-
-
-def _streak(
-    outcomes: dict[int, bool], deals: list[tuple[int, datetime.date]], today: datetime.date
-) -> dict[str, int]:
-    run = best = 0
-    for deal_id, date in deals:
-        won = outcomes.get(deal_id)
-        if won:
-            run += 1
-            best = max(best, run)
-        elif won is None and date >= today:
-            continue
-        else:
-            run = 0
-    return {"current_streak": run, "best_streak": best}
+def _record(row: dict, streak: Streak) -> DailyRecord:
+    return DailyRecord(**row, current_streak=streak.current, best_streak=streak.best)
