@@ -14,7 +14,7 @@ from game.daily import daily_day_end, daily_today
 from game.engine.geometry import HEART_SIZE
 from game.models import Result
 from game.ranking import ranked_behind
-from game.selectors.pages import daily_streaks
+from game.selectors.streaks import streak_of
 
 WIN_SCORE = 250  # every heart card removed scores ten (docs/rules.md)
 # Where the winners' time bars end, in minutes; the last bar is "15 minutes or more".
@@ -23,13 +23,14 @@ BAR_EDGES_MS = tuple(minutes * 60_000 for minutes in (2, 3, 4, 5, 7, 10, 15))
 
 def daily_finish(*, result: Result) -> dict:
     """The end-of-game window's data for a ranked daily result (see the module's docstring)."""
-    streak = daily_streaks([result.player_id])[result.player_id]
+    today = daily_today()
+    streak = streak_of(result.player, today)
     return {
         "cleared": result.score * HEART_SIZE // WIN_SCORE,
         **daily_percentile(result=result),
         "distribution": daily_distribution(result=result),
-        "streak": {"current": streak["current_streak"], "best": streak["best_streak"]},
-        "next_deal_at": daily_day_end(daily_today()).isoformat(),
+        "streak": {"current": streak.current, "best": streak.best},
+        "next_deal_at": daily_day_end(today).isoformat(),
     }
 
 
