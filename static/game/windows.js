@@ -1,6 +1,6 @@
 // The end-of-game windows, confirmations and the little messages around the board.
 import { gettext, interpolate, ngettext } from "./i18n.js";
-import { elapsedMs, formatTime } from "./state.js";
+import { fillFinish } from "./summary.js";
 import { windowFor } from "./transitions.js";
 
 function show(dialog) {
@@ -25,26 +25,9 @@ function fill(dialog, slot, text) {
   if (node) node.textContent = text;
 }
 
-export function shareText(state, url) {
-  const { game, view } = state;
-  const fmt = gettext(
-    "Heart to Heart %(code)s: won in %(time)s, %(moves)s moves, score %(score)s.",
-  );
-  const values = {
-    code: view.code,
-    time: formatTime(elapsedMs(state)),
-    moves: view.moves,
-    score: view.score,
-  };
-  const rank = game.result?.rank;
-  const ranked = rank ? " " + interpolate(gettext("Rank #%(rank)s."), { rank }) : "";
-  return `${interpolate(fmt, values)}${ranked} ${url} ♥`;
-}
-
 function fillWin(dialog, state) {
   const { view, game } = state;
-  fill(dialog, "time", formatTime(elapsedMs(state)));
-  fill(dialog, "moves", String(view.moves));
+  fillFinish(dialog, state);
   fill(dialog, "score", String(view.score));
   const rank = game.result?.rank;
   const of = game.result?.of;
@@ -56,8 +39,6 @@ function fillWin(dialog, state) {
     "note",
     undos ? interpolate(ngettext("%(n)s undo", "%(n)s undos", undos), { n: undos }) : "",
   );
-  const url = `${location.origin}/play/${view.code}/`;
-  dialog.querySelector("[data-slot=share]").value = shareText(state, url);
 }
 
 /** Open or close the windows the view calls for; each opens once per occurrence. */
@@ -66,6 +47,7 @@ export function syncWindows(ui, state) {
   if (!win) return; // only the play page has them
   const status = windowFor(state);
   if (status === "won") fillWin(win, state);
+  if (status === "ended") fillFinish(ended, state);
   if (status === ui.shownStatus) return;
   ui.shownStatus = status;
   [deadlock, win, ended].forEach(hide);
