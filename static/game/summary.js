@@ -47,18 +47,21 @@ export function drawChart(svg, distribution) {
 
 let countdownTimer = null;
 
-/** The countdown to the next deal ticks once a second while a window shows it. */
+/** The countdown to the next deal ticks once a second while its window is open. */
 function startCountdown(section, nextDealAt, state) {
   const next = Date.parse(nextDealAt);
   const lang = document.documentElement.lang || undefined;
   put(section, "next-at", `(${localMoment(nextDealAt, lang)})`);
-  const tick = () => {
+  const dialog = section.closest("dialog");
+  const show = () => {
     const left = next - (Date.now() + state.skewMs);
     put(section, "countdown", countdownText(left));
     if (left <= 0) put(section, "next-label", gettext("The next deal is out:"));
   };
+  // A closed window stops its clock; opening it again fills it and starts a new one.
+  const tick = () => (dialog && !dialog.open ? clearInterval(countdownTimer) : show());
   clearInterval(countdownTimer);
-  tick();
+  show();
   countdownTimer = setInterval(tick, 1000);
 }
 
