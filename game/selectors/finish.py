@@ -14,7 +14,7 @@ from game.daily import daily_day_end, daily_today
 from game.engine.geometry import HEART_SIZE
 from game.models import Result
 from game.ranking import ranked_behind
-from game.selectors.streaks import streak_of
+from game.selectors.streaks import streaks_of
 
 WIN_SCORE = 250  # every heart card removed scores ten (docs/rules.md)
 # Where the winners' time bars end, in minutes; the last bar is "15 minutes or more".
@@ -24,7 +24,7 @@ BAR_EDGES_MS = tuple(minutes * 60_000 for minutes in (2, 3, 4, 5, 7, 10, 15))
 def daily_finish(*, result: Result) -> dict:
     """The end-of-game window's data for a ranked daily result (see the module's docstring)."""
     today = daily_today()
-    streak = streak_of(result.player, today)
+    streak = streaks_of([result.player_id], today)[result.player_id]  # no read of the user
     return {
         "cleared": result.score * HEART_SIZE // WIN_SCORE,
         **daily_percentile(result=result),
