@@ -52,7 +52,8 @@ export function barLabel(bar) {
 /** The chart's text alternative: every bar's count, and which one is the player's. */
 export function chartSummary(distribution) {
   const { bars, you } = distribution;
-  const minutes = (bar) => (bar.won ? interpolate(gettext("%(span)s min"), { span: barLabel(bar) }) : barLabel(bar));
+  const minutes = (bar) =>
+    bar.won ? interpolate(gettext("%(span)s min"), { span: barLabel(bar) }) : barLabel(bar);
   const parts = bars.map((bar) => `${minutes(bar)}: ${bar.count}`);
   const fmt = gettext("Today's results, players per time in minutes: %(bars)s. Yours: %(yours)s.");
   return interpolate(fmt, { bars: parts.join(", "), yours: minutes(bars[you]) });

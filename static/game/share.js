@@ -30,7 +30,8 @@ function headline(game) {
 }
 
 function numbers(result) {
-  const moves = interpolate(ngettext("%(n)s move", "%(n)s moves", result.moves), { n: result.moves });
+  const n = result.moves;
+  const moves = interpolate(ngettext("%(n)s move", "%(n)s moves", n), { n });
   const par = parText(result.par);
   const parts = [`⏱ ${formatTime(result.duration_ms)}`, par ? `${moves} (${par})` : moves];
   if (result.clean) parts.push(`✨ ${gettext("clean")}`);

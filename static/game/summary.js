@@ -2,7 +2,14 @@
 // ranked daily's standing, streaks, chart and countdown, and the share card. The words and
 // numbers come from finish.js and share.js; this only puts them in the window.
 import { gettext } from "./i18n.js";
-import { chartBars, chartSummary, countdownText, localMoment, parText, standingText } from "./finish.js";
+import {
+  chartBars,
+  chartSummary,
+  countdownText,
+  localMoment,
+  parText,
+  standingText,
+} from "./finish.js";
 import { shareCard, sharePath } from "./share.js";
 import { elapsedMs, formatTime } from "./state.js";
 
@@ -29,7 +36,7 @@ function drawBar(svg, bar) {
   const kind = bar.yours ? " yours" : bar.won ? "" : " lost";
   const y = CHART.top + bar.y;
   svg.append(
-    svgNode("rect", { class: `h2h-bar${kind}`, x: bar.x, y, width: bar.width, height: bar.height, rx: 2 }),
+    svgNode("rect", { class: `h2h-bar${kind}`, x: bar.x, y, width: bar.width, height: bar.height }),
     svgNode("text", { class: "h2h-bar-count", x: middle, y: y - 4 }, String(bar.count)),
     svgNode("text", { class: `h2h-bar-label${kind}`, x: middle, y: CHART.top + CHART.bars + 16 },
       bar.won ? bar.label : "×"),

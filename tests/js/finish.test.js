@@ -64,7 +64,7 @@ test("the chart's text alternative names every bar's count and the player's bar"
   assert.match(text, /Yours: 2–3 min\.$/);
 });
 
-test("the tallest bar fills the chart, an empty one is a hairline, and the player's is marked", () => {
+test("the tallest bar fills the chart, an empty one is a hairline, the player's marked", () => {
   const drawn = chartBars({ bars, you: 3 }, 200, 100);
   assert.deepEqual(drawn.map((b) => b.height), [100, 50, 1, 25]);
   assert.deepEqual(drawn.map((b) => b.y), [0, 50, 99, 75]);

@@ -5,8 +5,9 @@ import { test } from "node:test";
 import { CLEARED, LEFT, heartPicture, shareCard, sharePath } from "../../static/game/share.js";
 
 const cells = (text) => [...text].filter((c) => c === CLEARED || c === LEFT);
+const card = { rank: 12, free: true };
 const left = (positions) =>
-  Array.from({ length: 25 }, (_, i) => (positions.includes(i + 1) ? { rank: 12, free: true } : null));
+  Array.from({ length: 25 }, (_, i) => (positions.includes(i + 1) ? card : null));
 
 test("the picture has the heart's rows of 4, 6, 5, 4, 3, 2 and 1 cells", () => {
   const lines = heartPicture(left([])).split("\n");
@@ -51,6 +52,7 @@ test("an unclean game with no par yet says only its moves; other deals name thei
 });
 
 test("a daily's link is its day's public leaderboard, any other deal's its play page", () => {
-  assert.equal(sharePath({ daily_date: "2026-12-01", code: "HH1-D-A" }), "/leaderboard/daily/2026-12-01/");
+  const daily = { daily_date: "2026-12-01", code: "HH1-D-A" };
+  assert.equal(sharePath(daily), "/leaderboard/daily/2026-12-01/");
   assert.equal(sharePath({ daily_date: null, code: "HH1-N-A" }), "/play/HH1-N-A/");
 });

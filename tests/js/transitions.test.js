@@ -3,7 +3,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { receivePar, receiveState, request, settingsRequest, windowFor } from "../../static/game/transitions.js";
+import {
+  receivePar,
+  receiveState,
+  request,
+  settingsRequest,
+  windowFor,
+} from "../../static/game/transitions.js";
 
 function heartOf(ranks) {
   return ranks.map((rank) => (rank ? { rank, free: true } : null));
