@@ -1,7 +1,7 @@
 // The end-of-game windows' shared part (templates/game/_finish.html): time, moves and par, a
 // ranked daily's standing, streaks, chart and countdown, and the share card. The words and
 // numbers come from finish.js and share.js; this only puts them in the window.
-import { gettext } from "./i18n.js";
+import { gettext, interpolate } from "./i18n.js";
 import {
   chartBars,
   chartSummary,
@@ -100,6 +100,9 @@ export function fillFinish(dialog, state) {
   put(dialog, "time", formatTime(elapsedMs(state)));
   put(dialog, "moves", String(state.view.moves));
   put(dialog, "par", parText(result?.par));
+  put(dialog, "rank", result?.rank ? `#${result.rank}` : "–");
+  const of = result?.rank && result.of ? interpolate(gettext("of %(n)s"), { n: result.of }) : "";
+  put(dialog, "rank-of", of);
   fillDay(slot(dialog, "day"), result, state);
   const note = slot(dialog, "ended-note"); // a ranked daily's standing says more than it
   if (note) note.hidden = Boolean(result?.daily);

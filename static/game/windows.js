@@ -1,5 +1,5 @@
 // The end-of-game windows, confirmations and the little messages around the board.
-import { gettext, interpolate, ngettext } from "./i18n.js";
+import { interpolate, ngettext } from "./i18n.js";
 import { fillFinish } from "./summary.js";
 import { windowFor } from "./transitions.js";
 
@@ -26,13 +26,9 @@ function fill(dialog, slot, text) {
 }
 
 function fillWin(dialog, state) {
-  const { view, game } = state;
+  const { view } = state;
   fillFinish(dialog, state);
   fill(dialog, "score", String(view.score));
-  const rank = game.result?.rank;
-  const of = game.result?.of;
-  fill(dialog, "rank", rank ? `#${rank}` : "–");
-  fill(dialog, "rank-of", rank && of ? interpolate(gettext("of %(n)s"), { n: of }) : "");
   const undos = view.undos || 0;
   fill(
     dialog,
