@@ -8,6 +8,7 @@ replay_300_us   replay() of a 300-action log (deal cached, as a server replays k
                 replay_300_cold_us with the deal computed afresh
 solver_*_ms     solve(code) over --codes fresh codes, deal included, in this thread's CPU time;
                 winnable_fraction of them
+min_moves_*_ms  min_moves(code) (par, an exact A*) over --par-deals winnable codes, CPU time
 memory_1000_games_mb  1,000 games of 300 random actions held at once (tracemalloc)
 """
 
@@ -25,6 +26,7 @@ from typing import Any
 from game.engine import (
     State,
     format_code,
+    min_moves,
     new_game,
     playable_targets,
     public_view,
@@ -127,6 +129,25 @@ def bench_solver(game_codes: list[str]) -> dict[str, float]:
     }
 
 
+def bench_min_moves(game_codes: list[str], deals: int) -> dict[str, float]:
+    """Par's CPU time on the first `deals` winnable codes (an unwinnable one costs a solve)."""
+    gc.collect()
+    times = []
+    for code in (code for code in game_codes if solve(code) is not None):
+        start = time.thread_time()
+        min_moves(code)
+        times.append(time.thread_time() - start)
+        if len(times) == deals:
+            break
+    times.sort()
+    return {
+        "min_moves_median_ms": round(statistics.median(times) * 1e3, 1),
+        "min_moves_p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))] * 1e3, 1),
+        "min_moves_max_ms": round(times[-1] * 1e3, 1),
+        "min_moves_deals": len(times),
+    }
+
+
 def bench_memory(rng: random.Random, games: int = 1000) -> float:
     game_codes = codes(games, rng)
     tracemalloc.start()
@@ -143,10 +164,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--codes", type=int, default=10_000, help="codes for the solver")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--par-deals", type=int, default=200, help="winnable codes for par")
+    parser.add_argument("--only-par", action="store_true", help="run the par figures alone")
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    if args.only_par:
+        print(json.dumps(bench_min_moves(codes(20 * args.par_deals, rng), args.par_deals)))
+        return
     result = play_benches(rng, args.seed)
     result |= bench_solver(codes(args.codes, rng))
+    result |= bench_min_moves(codes(20 * args.par_deals, rng), args.par_deals)
     result |= {"memory_1000_games_mb": round(bench_memory(rng), 1), "codes": args.codes}
     print(json.dumps(result))
 

@@ -4,6 +4,8 @@ Candidate n of a day is HMAC-SHA-256(key = the deal key, message = "h2h-daily:<Y
 in ASCII); its first 8 bytes, big-endian, modulo 26**7 are the seed of the code HH1-D-<seed>
 (letters big-endian, A = 0). The first candidate, from n = 0, that the solver wins is the day's
 code (docs/protocol.md, "The daily deal"). Without the key nobody can know a day's code early.
+Certifying the day's code also stores its par (DealPar), shown to a player only after their
+game of it ends.
 """
 
 import datetime
@@ -16,7 +18,7 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 
 from game import engine
-from game.models import DailyDeal
+from game.models import DailyDeal, DealPar
 
 SEED_SPACE = 26**7  # seven letters A-Z
 
@@ -63,5 +65,7 @@ def daily_deal(day: datetime.date | None = None) -> DailyDeal:
     if deal is not None:
         return deal
     # Solve outside any transaction; two first requests racing derive the same code.
-    deal, _ = DailyDeal.objects.get_or_create(date=day, defaults={"code": daily_code(day)})
+    code = daily_code(day)
+    DealPar.settled(code, key=settings.DEAL_KEY)  # certified: its par is known from the start
+    deal, _ = DailyDeal.objects.get_or_create(date=day, defaults={"code": code})
     return deal

@@ -6,6 +6,7 @@ Only game/services/ writes these rows, so no path forgets a check or a broadcast
 from django.conf import settings
 from django.db import models
 
+from game import engine
 from game.display_names import display_name_skeleton
 from game.fairplay import REASONS
 
@@ -239,3 +240,28 @@ class ResultFlag(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reason} on result {self.result_id}"
+
+
+# Par (game.engine.min_moves): computed once per deal code and kept.
+
+
+class DealPar(models.Model):
+    """The fewest moves that win a deal code's deal, once computed; `par` is null for a deal
+    that cannot be won. A daily deal's is stored when the day's deal is certified, any other
+    code's after a game of it ends (game/services/pars.py)."""
+
+    code = models.CharField(max_length=16, unique=True)
+    par = models.PositiveSmallIntegerField(null=True)
+    computed_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.code} par {self.par}"
+
+    @classmethod
+    def settled(cls, code: str, *, key: str) -> int | None:
+        """The code's stored par, else computed now (up to a second) and stored."""
+        stored = cls.objects.filter(code=code).first()
+        if stored is None:
+            par = engine.min_moves(code, key=key)
+            stored, _ = cls.objects.get_or_create(code=code, defaults={"par": par})
+        return stored.par

@@ -14,6 +14,7 @@ state from them (docs/rules.md, "The engine").
 from .codes import DEFAULT_DEAL_KEY, deal_for_code, format_code, parse_code, random_code
 from .errors import EngineError, ParseError, RuleError
 from .moves import StepEvent, parse_action, parse_target, set_placement_help, step, tap, undo
+from .par import min_moves, min_moves_plan
 from .replay import replay
 from .solver import solve
 from .state import MISMATCH_CODE, MISMATCH_REASON, UNDO_LIMIT, Event, State, new_game
@@ -34,6 +35,8 @@ __all__ = [
     "format_code",
     "free_positions",
     "hints",
+    "min_moves",
+    "min_moves_plan",
     "new_game",
     "parse_action",
     "parse_code",

@@ -113,8 +113,12 @@ def _spectator_snapshot(game: Game) -> dict:
 
 
 def spectator_game(game: dict) -> dict:
-    """The part of a game object a spectator may see."""
-    return {key: game[key] for key in SPECTATOR_KEYS if key in game}
+    """The part of a game object a spectator may see: not the result's par, which would tell
+    someone who has not played the deal yet how short a win of it is."""
+    seen = {key: game[key] for key in SPECTATOR_KEYS if key in game}
+    if seen.get("result"):
+        seen["result"] = {key: value for key, value in seen["result"].items() if key != "par"}
+    return seen
 
 
 def player_name(user_id: int) -> str | None:

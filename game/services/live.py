@@ -113,6 +113,13 @@ async def live_publish(live: LiveGame, reply: Reply, *, origin: str) -> None:
         await layer.group_send(group, {"type": "game.state", "origin": origin, **reply.news})
 
 
+def live_par_heard(live: LiveGame, *, par: int) -> None:
+    """The finished game's par was computed: later sockets on it are shown it too."""
+    result = live.info.get("result")
+    if result is not None:
+        live.info = live.info | {"result": result | {"par": par}}
+
+
 def live_audience_changed(live: LiveGame) -> None:
     """Someone may have started or stopped listening to the game (a spectator, a tab)."""
     live.audience.forget()

@@ -9,7 +9,9 @@ from game import engine, fairplay
 from game.models import Game, Result, ResultFlag
 from game.ranking import ranked_ahead_of
 from game.selectors.finish import daily_finish
+from game.selectors.par import par_of
 from game.services.boards import board_result_recorded
+from game.services.pars import par_after_end
 from game.services.rooms import race_result_recorded
 
 
@@ -37,6 +39,7 @@ def result_create(*, game: Game, state: engine.State, status: str, at: datetime)
     # once this commits.
     board_result_recorded(result=result)
     race_result_recorded(result=result)
+    par_after_end(code=game.code, game_id=game.pk)
     return result
 
 
@@ -90,6 +93,8 @@ def result_summary(*, game: Game) -> dict | None:
         "duration_ms": result.duration_ms,
         "finished_at": result.finished_at.isoformat(),
         **result_rank(result=result),
+        # Only a finished game's result exists, so par reaches nobody still playing the deal.
+        "par": par_of(result.code),
         # Only the ranked attempt is compared with the day; sent only once the game has ended.
         "daily": daily_finish(result=result) if result.ranked else None,
     }

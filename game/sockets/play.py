@@ -92,6 +92,11 @@ class PlayConsumer(Socket):
         keys = ("event", "view", "game")
         await self.send_json({"type": "state", **{key: message[key] for key in keys}})
 
+    async def game_par(self, message: dict) -> None:
+        """The finished game's deal has its par now (game.services.pars): show it."""
+        services.live_par_heard(self.live, par=message["par"])
+        await self.send_json({"type": "par", "game": message["game"], "par": message["par"]})
+
     async def game_watchers(self, message: dict) -> None:
         """Spectators came or went: tell the player how many watch."""
         services.live_audience_changed(self.live)

@@ -84,6 +84,9 @@ class RaceConsumer(RealtimeConsumer):
     async def game_watchers(self, message: dict) -> None:
         """Spectators of a racer's game: nothing the room shows."""
 
+    async def game_par(self, message: dict) -> None:
+        """A racer's finished game learnt its deal's par: for that player alone to see."""
+
     async def _send(self, snapshot: dict) -> None:
         for entry in snapshot["entries"]:
             if entry["game"] and entry["game"] not in self.following:

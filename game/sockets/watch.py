@@ -53,6 +53,10 @@ class WatchConsumer(RealtimeConsumer):
     async def game_watchers(self, message: dict) -> None:
         await self.send_json({"type": "watchers", "count": message["count"]})
 
+    async def game_par(self, message: dict) -> None:
+        """The game learnt its deal's par: its player's to see, not a spectator's, who may
+        still play that deal (spectator_game leaves it out of the result too)."""
+
     async def spectator_opened_deal(self, message: dict) -> None:
         """The spectator opened a game of a deal, or entered a race of it: if it is this game's
         deal, no further move of it reaches them."""

@@ -1,0 +1,10 @@
+"""Par as stored: a read that never computes (game/services/pars.py computes and stores it)."""
+
+from game.models import DealPar
+
+
+def par_of(code: str) -> int | None:
+    """The stored par of a deal code: the fewest moves that win it; None while it is not
+    computed yet, and for a deal that cannot be won. Show it only once the viewer's own game
+    of that deal has ended."""
+    return DealPar.objects.filter(code=code).values_list("par", flat=True).first()

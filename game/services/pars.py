@@ -1,0 +1,59 @@
+"""Par after a game ends: computed off the event loop, stored per code, told to the game.
+
+The daily deal's par is stored when the day's deal is certified (game/daily.py); any other
+code's the first time a game of it ends. The search (engine.min_moves) takes up to a second,
+so it runs on a thread of its own, never on the event loop or a database worker that moves
+wait on. Once stored, the game's sockets hear `{"type": "par", ...}` (docs/protocol.md); the
+result object carries it from then on (results.result_summary).
+"""
+
+import asyncio
+
+from asgiref.sync import async_to_sync
+from django.conf import settings
+from django.db import transaction
+
+from game.models import DealPar
+from game.services.groups import game_group
+from game.services.publish import publish
+from game.storage.dbthread import Workers
+
+# One thread: two games of one code ending together compute its par once, one after the other.
+_searcher = Workers(1)
+
+
+def par_after_end(*, code: str, game_id: int) -> None:
+    """Once the ending game's transaction commits: its code's par computed (unless stored
+    already) and told to the game's sockets."""
+    if DealPar.objects.filter(code=code).exists():
+        return  # the result object carries it already
+    transaction.on_commit(lambda: _par_soon(code, game_id), robust=True)
+
+
+def _par_soon(code: str, game_id: int) -> None:
+    # The event loop that serves this process's sockets, when this thread was called from it
+    # (a socket's database thread, or a page under daphne): the news is published from there.
+    loop = async_to_sync(_running_loop)()
+    _searcher.submit(par_settle, code=code, game_id=game_id, loop=loop)
+
+
+async def _running_loop() -> asyncio.AbstractEventLoop:
+    return asyncio.get_running_loop()
+
+
+def par_settle(
+    *, code: str, game_id: int, loop: asyncio.AbstractEventLoop | None = None
+) -> int | None:
+    """The code's par, computed and stored if it was not, then published to the game (from
+    `loop` while it runs, else from a loop of this thread's own)."""
+    par = DealPar.settled(code, key=settings.DEAL_KEY)
+    if par is not None:
+        group, message = (
+            game_group(game_id=game_id),
+            {"type": "game.par", "game": game_id, "par": par},
+        )
+        if loop is not None and loop.is_running():
+            asyncio.run_coroutine_threadsafe(publish(group, message), loop).result()
+        else:
+            async_to_sync(publish)(group, message)
+    return par

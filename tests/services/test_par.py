@@ -1,0 +1,134 @@
+"""Par in the product: stored when the daily deal is certified, computed once per other code
+after a game of it ends, and part of a game's result only once the game has ended."""
+
+import datetime
+import json
+
+import pytest
+from django.conf import settings
+
+from game import daily, engine, services
+from game.models import DealPar
+from game.selectors.par import par_of
+from game.selectors.watching import spectator_snapshot
+from game.services import pars
+from tests.site import PAGE_ACTIONS
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2026, 3, 14)
+
+
+class Inline:
+    """The par thread, run in the caller: these tests' transaction is not visible elsewhere."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        fn(*args, **kwargs)
+
+
+@pytest.fixture
+def searches(monkeypatch, django_capture_on_commit_callbacks):
+    """Par searches run inline once the ending transaction commits; returns the codes searched."""
+    searched, search = [], engine.min_moves
+
+    def counted(code, **kwargs):
+        searched.append(code)
+        return search(code, **kwargs)
+
+    monkeypatch.setattr(pars, "_searcher", Inline())
+    monkeypatch.setattr(engine, "min_moves", counted)
+    return searched
+
+
+def win(player, code, plan):
+    """Open a game of `code` and play `plan` to its end the way a page does; the last reply."""
+    game = services.game_open(player=player, code=code)
+    reply = None
+    for seq, action in enumerate(plan, start=1):
+        selected = reply.state.selected if reply else None
+        reply = PAGE_ACTIONS.tap(
+            player=player, game_id=game.pk, seq=seq, target=action, selected=selected
+        )
+    return game, reply
+
+
+def test_the_daily_par_is_stored_when_the_days_deal_is_certified():
+    deal = daily.daily_deal(DAY)
+    assert par_of(deal.code) == engine.min_moves(deal.code, key=settings.DEAL_KEY)
+    assert par_of(deal.code) is not None  # a certified deal can be won
+
+
+def test_par_of_reads_and_never_computes(searches):
+    assert par_of("HH1-N-AAAAAAC") is None
+    assert not searches and not DealPar.objects.exists()
+
+
+def test_a_game_carries_no_par_until_it_has_ended(player, winnable, searches):
+    code, plan = winnable
+    game = services.game_open(player=player, code=code)
+    DealPar.objects.create(code=code, par=engine.min_moves(code, key=settings.DEAL_KEY))
+    reply = PAGE_ACTIONS.tap(player=player, game_id=game.pk, seq=1, target=plan[0])
+    assert "par" not in json.dumps(services.game_snapshot(game=game))
+    assert reply.game is None or reply.game["result"] is None
+
+
+def test_a_game_that_ends_gets_its_deals_par_after_its_result(
+    player, winnable, searches, django_capture_on_commit_callbacks
+):
+    code, plan = winnable
+    with django_capture_on_commit_callbacks(execute=True):
+        game, reply = win(player, code, plan)
+    assert reply.game["result"]["won"] and searches == [code]
+    par = engine.min_moves(code, key=settings.DEAL_KEY)
+    assert par_of(code) == par <= reply.game["result"]["moves"]
+    game.refresh_from_db()
+    assert services.game_snapshot(game=game)["game"]["result"]["par"] == par
+
+
+def test_a_second_game_of_a_code_reads_the_stored_par(
+    player, rival, winnable, searches, django_capture_on_commit_callbacks
+):
+    code, plan = winnable
+    with django_capture_on_commit_callbacks(execute=True):
+        win(player, code, plan)
+    with django_capture_on_commit_callbacks(execute=True):
+        _game, reply = win(rival, code, plan)
+    assert searches == [code]  # computed once, for the first game
+    assert reply.game["result"]["par"] == par_of(code) is not None
+
+
+def test_a_resigned_game_gets_par_too(
+    player, winnable, searches, django_capture_on_commit_callbacks
+):
+    code, _plan = winnable
+    game = services.game_open(player=player, code=code)
+    with django_capture_on_commit_callbacks(execute=True):
+        reply = PAGE_ACTIONS.resign(player=player, game_id=game.pk)
+    assert reply.game["result"]["par"] is None  # not known yet when the result was made
+    assert searches == [code] and par_of(code) is not None
+
+
+def test_a_deal_that_cannot_be_won_is_stored_without_par_and_searched_once(
+    player, searches, django_capture_on_commit_callbacks
+):
+    code = next(c for c in (engine.format_code("N", s) for s in range(50))
+                if engine.solve(c, key=settings.DEAL_KEY) is None)  # fmt: skip
+    for _ in range(2):
+        game = services.game_open(player=player, code=code)
+        with django_capture_on_commit_callbacks(execute=True):
+            PAGE_ACTIONS.resign(player=player, game_id=game.pk)
+    assert DealPar.objects.get(code=code).par is None and searches == [code]
+    assert pars.par_settle(code=code, game_id=game.pk) is None
+
+
+def test_spectators_and_boards_are_never_told_par(
+    player, winnable, searches, django_capture_on_commit_callbacks
+):
+    code, plan = winnable
+    with django_capture_on_commit_callbacks(execute=True):
+        game, reply = win(player, code, plan)
+    assert reply.game["result"]["par"] is None and par_of(code) is not None
+    watched = spectator_snapshot(game_id=game.pk)
+    assert watched["game"]["result"]["won"] and "par" not in watched["game"]["result"]
+    board = services.boards.board_snapshot(board=f"deal:{code}")
+    assert board["rows"] and '"par"' not in json.dumps(board)
