@@ -8,6 +8,7 @@ result object carries it from then on (results.result_summary).
 """
 
 import asyncio
+from concurrent.futures import Executor
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
@@ -16,14 +17,15 @@ from django.db import transaction
 from game.models import DealPar
 from game.services.groups import game_group
 from game.services.publish import publish
-from game.storage.dbthread import Workers, own_or_shared
+from game.storage.dbthread import InCaller, Workers, in_memory_database
 
 # One thread: two games of one code ending together compute its par once, one after the other.
 _own_searcher = Workers(1)
 
 
-def _searcher() -> Workers:
-    return own_or_shared(_own_searcher)
+def _searcher() -> Executor:
+    """The par thread; on the in-memory test database the caller, which alone may write."""
+    return InCaller() if in_memory_database() else _own_searcher
 
 
 def par_after_end(*, code: str, game_id: int) -> None:
