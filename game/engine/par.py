@@ -39,6 +39,7 @@ _PILE_BITS = (1 << (_CURSOR_SHIFT - _PILE_SHIFT)) - 1
 _UNREACHABLE = 1 << 30
 # One search move: the key it leads to, the moves it costs and the taps that make them.
 Edge = tuple[int, int, tuple[Action, ...]]
+_HeartBound = tuple[int, tuple[tuple[int, int], ...], int, tuple[tuple[int, int, int], ...]]
 
 
 def min_moves(
@@ -59,9 +60,10 @@ def min_moves(
       never pair if one lies under the other, geometry.ABOVE/BELOW): a pair removes at most
       two of them, and a copy leaving with a pile card is a pair of its own;
     - stock taps: such a rank needs n = c - 2m of its pile cards to reach the waste top. A
-      copy under the top may surface by pairing the cards above it (0 taps), unless more cards
-      of some rank lie above it than that rank has left in the heart; otherwise, and for a
-      copy in the stock, nothing but stock taps brings it up, draws_to of them. So at least
+      copy under the top may surface by pairing the cards above it (counted as 0 taps),
+      unless a card of a rank gone from the heart lies above it: that card leaves the waste
+      only by a redeal. Otherwise, and for a copy in the stock, nothing but stock taps brings
+      it up, draws_to of them (each stock card before it must be turned first). So at least
       the n-th smallest of those counts of taps remain, and the largest over the ranks.
 
     Neither part can exceed what any winning continuation spends, so h never overestimates
@@ -106,7 +108,7 @@ class _Par:
         for index, rank in enumerate(pile):
             self.pile_of_rank[rank] |= 1 << index
         self.full_pile = (1 << len(pile)) - 1
-        self.bound_cache: dict[int, tuple[int, tuple[tuple[int, int], ...]]] = {}
+        self.bound_cache: dict[int, _HeartBound] = {}
 
     def search(self) -> list[Action] | None:
         """A* from the deal: the taps of a shortest win, or None."""
@@ -166,9 +168,8 @@ class _Par:
         while changed:
             changed = False
             free = free_mask(removed)
-            for rank in RANKS:
-                copies = self.of_rank[rank] & ~removed
-                if copies and copies & free == copies and not left & self.pile_of_rank[rank]:
+            for copies, in_pile, _count in self.heart_bound(removed)[3]:
+                if copies & free == copies and not left & in_pile:
                     if copies.bit_count() & 1:
                         continue  # an odd count can never leave: the bound rejects the state
                     taps += tuple(iter_bits(copies))
@@ -193,14 +194,14 @@ class _Par:
         removed = node & _HEART_BITS
         left = node >> _PILE_SHIFT & _PILE_BITS
         waste = left & ((1 << (node >> _CURSOR_SHIFT)) - 1)
-        pairs, needs, stuck = self.heart_bound(removed)
+        pairs, needs, stuck, _ranks = self.heart_bound(removed)
         # Waste cards above the highest card of a rank gone from the heart may surface by
         # pairs alone; cards below it only after a redeal, as stock cards are drawn.
         surfacing = waste & ~((1 << (stuck & waste).bit_length()) - 1)
         stock = left & ~waste
         draws = 0
-        for rank, count in needs:
-            copies = left & self.pile_of_rank[rank]
+        for in_pile, count in needs:
+            copies = left & in_pile
             if count == 1:
                 if copies & surfacing:
                     continue
@@ -233,22 +234,26 @@ class _Par:
             return (stock & ((card << 1) - 1)).bit_count()
         return stock.bit_count() + 1 + (waste & ((card << 1) - 1)).bit_count()
 
-    def heart_bound(self, removed: int) -> tuple[int, tuple[tuple[int, int], ...], int]:
-        """For a removed set: the fewest pairs left, (rank, pile cards it needs) pairs, and
-        the pile indexes of the ranks gone from the heart."""
+    def heart_bound(self, removed: int) -> _HeartBound:
+        """For a removed set: the fewest pairs left; (pile indexes, pile cards needed) of each
+        rank that needs some; the pile indexes of the ranks gone from the heart; and (heart
+        positions, pile indexes, copies) of each rank still in the heart."""
         cached = self.bound_cache.get(removed)
         if cached is None:
-            pairs, needs, stuck = 0, [], 0
+            pairs, needs, stuck, ranks = 0, [], 0, []
             for rank in RANKS:
                 copies = self.of_rank[rank] & ~removed
                 count = copies.bit_count()
                 matched = _most_pairs(copies)
                 pairs += count - matched
                 if count > 2 * matched:
-                    needs.append((rank, count - 2 * matched))
-                if not count:
+                    needs.append((self.pile_of_rank[rank], count - 2 * matched))
+                if count:
+                    ranks.append((copies, self.pile_of_rank[rank], count))
+                else:
                     stuck |= self.pile_of_rank[rank]
-            cached = self.bound_cache[removed] = (pairs, tuple(needs), stuck)
+            cached = (pairs, tuple(needs), stuck, tuple(ranks))
+            self.bound_cache[removed] = cached
         return cached
 
 

@@ -17,7 +17,7 @@ class Mark(StrEnum):
     NOT_PLAYED = "not-played"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class Month:
     year: int
     month: int
@@ -34,6 +34,15 @@ class Month:
         index = self.year * 12 + self.month - 1 + months
         return Month(index // 12, index % 12 + 1)
 
+    @property
+    def first_week(self) -> list[datetime.date]:
+        """The seven dates of the month's first week, Monday first, for the weekdays' names."""
+        return calendar.Calendar().monthdatescalendar(self.year, self.month)[0]
+
+    @property
+    def iso(self) -> str:
+        return f"{self.year:04d}-{self.month:02d}"
+
     @classmethod
     def of(cls, day: datetime.date) -> "Month":
         return cls(day.year, day.month)
@@ -49,12 +58,15 @@ def mark_of(result: Result | None) -> Mark:
 
 def month_marks(user, month: Month, today: datetime.date) -> dict[datetime.date, Mark]:
     """The player's mark of every day of `month` up to `today`; later days have none."""
-    results = Result.objects.filter(
-        player=user, ranked=True, daily__date__range=(month.first, month.last)
-    ).select_related("daily")
-    by_day = {result.daily.date: result for result in results}
+    by_day = daily_results(user, month.first, month.last)
     days = (month.first + datetime.timedelta(days=n) for n in range(month.last.day))
     return {day: mark_of(by_day.get(day)) for day in days if day <= today}
+
+
+def daily_results(user, first: datetime.date, last: datetime.date) -> dict[datetime.date, Result]:
+    """The player's ranked daily results of the days from `first` to `last`, by day."""
+    results = Result.objects.filter(player=user, ranked=True, daily__date__range=(first, last))
+    return {result.daily.date: result for result in results.select_related("daily")}
 
 
 def month_deals(month: Month) -> dict[datetime.date, DailyDeal]:
@@ -67,3 +79,27 @@ def first_month(today: datetime.date) -> Month:
     """The calendar's first month: that of the earliest daily deal (or today's, before any)."""
     earliest = DailyDeal.objects.order_by("date").values_list("date", flat=True).first()
     return Month.of(min(earliest or today, today))
+
+
+@dataclass(frozen=True)
+class CalendarDay:
+    date: datetime.date
+    when: str  # "past", "today" or "future"
+    mark: Mark | None  # None on a later day, and on an anonymous visitor's calendar
+    deal: DailyDeal | None  # None on a day nobody opened: it has no board
+
+
+def month_weeks(user, month: Month, today: datetime.date) -> list[list[CalendarDay | None]]:
+    """The month's weeks, Monday first; None fills the days of the months around it."""
+    marks = month_marks(user, month, today) if user is not None else {}
+    deals = month_deals(month)
+    weeks = calendar.Calendar().monthdatescalendar(month.year, month.month)
+    return [
+        [_day(day, today, marks, deals) if day.month == month.month else None for day in week]
+        for week in weeks
+    ]
+
+
+def _day(day: datetime.date, today: datetime.date, marks: dict, deals: dict) -> CalendarDay:
+    when = "past" if day < today else "today" if day == today else "future"
+    return CalendarDay(day, when, marks.get(day), deals.get(day))

@@ -8,3 +8,9 @@ def par_of(code: str) -> int | None:
     computed yet, and for a deal that cannot be won. Show it only once the viewer's own game
     of that deal has ended."""
     return DealPar.objects.filter(code=code).values_list("par", flat=True).first()
+
+
+def pars_of(codes: set[str]) -> dict[str, int]:
+    """The stored pars of many codes in one read; codes without a known par are left out."""
+    known = DealPar.objects.filter(code__in=codes, par__isnull=False)
+    return dict(known.values_list("code", "par"))

@@ -8,6 +8,7 @@ result object carries it from then on (results.result_summary).
 """
 
 import asyncio
+from concurrent.futures import Executor
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
@@ -16,10 +17,15 @@ from django.db import transaction
 from game.models import DealPar
 from game.services.groups import game_group
 from game.services.publish import publish
-from game.storage.dbthread import Workers
+from game.storage.dbthread import InCaller, Workers, in_memory_database
 
 # One thread: two games of one code ending together compute its par once, one after the other.
-_searcher = Workers(1)
+_own_searcher = Workers(1)
+
+
+def _searcher() -> Executor:
+    """The par thread; on the in-memory test database the caller, which alone may write."""
+    return InCaller() if in_memory_database() else _own_searcher
 
 
 def par_after_end(*, code: str, game_id: int) -> None:
@@ -34,7 +40,7 @@ def _par_soon(code: str, game_id: int) -> None:
     # The event loop that serves this process's sockets, when this thread was called from it
     # (a socket's database thread, or a page under daphne): the news is published from there.
     loop = async_to_sync(_running_loop)()
-    _searcher.submit(par_settle, code=code, game_id=game_id, loop=loop)
+    _searcher().submit(par_settle, code=code, game_id=game_id, loop=loop)
 
 
 async def _running_loop() -> asyncio.AbstractEventLoop:

@@ -93,8 +93,26 @@ _own_movers = Workers(_worker_count())
 def _movers() -> Workers:
     """Moves get workers of their own, so a socket's connect queries never hold a move up; not
     on an in-memory test database, whose shared cache locks whole tables between connections."""
-    in_memory = "memory" in str(connections["default"].settings_dict["NAME"])
-    return _workers if in_memory else _own_movers
+    return _workers if in_memory_database() else _own_movers
+
+
+def in_memory_database() -> bool:
+    """The tests' in-memory SQLite database: one connection writes at a time, and a write
+    from a thread of its own meets "database table is locked" instead of waiting."""
+    return "memory" in str(connections["default"].settings_dict["NAME"])
+
+
+class InCaller(Executor):
+    """Runs each job at once in the caller's thread: for background work that would write from
+    a thread of its own on the in-memory test database."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as error:
+            future.set_exception(error)
+        return future
 
 
 def on_db_thread(func):

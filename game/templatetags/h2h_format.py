@@ -20,3 +20,13 @@ def duration(milliseconds: int | None) -> str:
         return ""
     minutes, seconds = divmod(milliseconds // 1000, 60)
     return f"{minutes}:{seconds:02d}"
+
+
+@register.filter
+def minutes(seconds: int) -> str:
+    """Whole minutes, for the bounds of a span of time.
+
+    >>> minutes(420)
+    '7'
+    """
+    return str(seconds // 60)

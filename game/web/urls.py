@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from game.web import accounts, home, leaderboards, play, players, realtime
+from game.web import accounts, calendar, home, leaderboards, play, players, realtime
 
 auth_urlpatterns = [
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
@@ -28,6 +28,7 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("deal/", home.open_deal, name="open_deal"),
     path("daily/", play.daily, name="daily"),
+    path("daily/calendar/", calendar.month_calendar, name="daily_calendar"),
     path("play/new/", play.new, name="play_new"),
     path("play/<str:code>/", play.play, name="play"),
     *auth_urlpatterns,

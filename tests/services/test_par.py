@@ -35,7 +35,8 @@ def searches(monkeypatch, django_capture_on_commit_callbacks):
         searched.append(code)
         return search(code, **kwargs)
 
-    monkeypatch.setattr(pars, "_searcher", Inline())
+    monkeypatch.setattr(pars, "_searcher", Inline)
+    DealPar.objects.all().delete()  # none left by a par thread of another test's game
     monkeypatch.setattr(engine, "min_moves", counted)
     return searched
 

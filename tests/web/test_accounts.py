@@ -330,9 +330,7 @@ def test_the_eleventh_sign_up_from_one_address_is_refused(fast_hashing):
     assert sign_up_from("10.5.5.6", 11).status_code == 302
 
 
-def test_sign_ups_from_one_ipv6_64_count_together_and_are_refused_in_malay(
-    fast_hashing, settings
-):
+def test_sign_ups_from_one_ipv6_64_count_together_and_are_refused_in_malay(fast_hashing, settings):
     settings.SIGNUPS_PER_ADDRESS = 2
     for number in range(2):
         assert sign_up_from(f"2001:db8:5:5::{number + 1}", number).status_code == 302

@@ -1,0 +1,55 @@
+"""Bar charts drawn on the server as inline SVG (templates/charts/_bars.html), sized in a
+fixed viewBox that scales to the page; the site's CSS colours them in either theme."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+WIDTH, HEIGHT = 300, 120
+TOP, BOTTOM = 14, 104  # the plot's top and baseline: room above for a value, below for labels
+GAP = 0.2  # the share of each slot left empty between bars
+
+
+@dataclass(frozen=True)
+class Bar:
+    item: Any  # what the bar stands for, for its label
+    x: float
+    y: float
+    width: float
+    height: float
+    centre: float
+
+    @property
+    def above(self) -> float:
+        """Where a label over the bar sits."""
+        return self.y - 3
+
+
+@dataclass(frozen=True)
+class BarChart:
+    bars: list[Bar]
+    peak: float  # the value a full-height bar stands for
+    width: int = WIDTH
+    height: int = HEIGHT
+    top: int = TOP
+    baseline: int = BOTTOM
+    label_y: int = HEIGHT - 4  # the labels under the baseline
+
+
+def bar_chart(items: Sequence[Any], values: Sequence[float | None]) -> BarChart:
+    """One slot per item, left to right; a None value leaves its slot empty (a gap)."""
+    peak = max((value for value in values if value), default=0)
+    slot = WIDTH / max(len(items), 1)
+    bars = [
+        _bar(item, index * slot, slot, value / peak if peak else 0)
+        for index, (item, value) in enumerate(zip(items, values, strict=True))
+        if value is not None
+    ]
+    return BarChart(bars, peak)
+
+
+def _bar(item: Any, left: float, slot: float, share: float) -> Bar:
+    # A zero still shows as a sliver, so a bar is never mistaken for a gap.
+    height = max(share * (BOTTOM - TOP), 1.5)
+    width = slot * (1 - GAP)
+    return Bar(item, left + slot * GAP / 2, BOTTOM - height, width, height, left + slot / 2)
