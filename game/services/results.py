@@ -1,17 +1,16 @@
 """Results: written by the server from its own replay, ranked by the one shared order."""
 
 from datetime import datetime, timedelta
-from functools import reduce
-from operator import or_
 
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from game import engine, fairplay
 from game.metrics import RESULT_FLAGS, RESULTS
 from game.models import Game, Result, ResultFlag
-from game.ranking import RANK_ORDER
+from game.ranking import ranked_ahead_of
+from game.selectors.finish import daily_finish
 from game.selectors.par import par_of
 from game.services.boards import board_result_recorded
 from game.services.pars import par_after_end
@@ -80,20 +79,8 @@ def result_board(*, result: Result) -> tuple[str, QuerySet[Result]]:
 def result_rank(*, result: Result) -> dict:
     """{"rank", "of", "board"}: the result's place on its leaderboard (1 is best)."""
     board, results = result_board(result=result)
-    ahead = results.filter(_ahead_of(result)).count()
+    ahead = results.filter(ranked_ahead_of(result)).count()
     return {"rank": ahead + 1, "of": results.count(), "board": board}
-
-
-def _ahead_of(result: Result) -> Q:
-    """Results that RANK_ORDER puts before this one: equal on each earlier key, better on one."""
-    better, equal = [], Q()
-    for key in RANK_ORDER:
-        field = key.removeprefix("-")
-        lookup = "gt" if key.startswith("-") else "lt"
-        value = getattr(result, field)
-        better.append(equal & Q(**{f"{field}__{lookup}": value}))
-        equal &= Q(**{field: value})
-    return reduce(or_, better)
 
 
 def result_summary(*, game: Game) -> dict | None:
@@ -113,4 +100,6 @@ def result_summary(*, game: Game) -> dict | None:
         **result_rank(result=result),
         # Only a finished game's result exists, so par reaches nobody still playing the deal.
         "par": par_of(result.code),
+        # Only the ranked attempt is compared with the day; sent only once the game has ended.
+        "daily": daily_finish(result=result) if result.ranked else None,
     }

@@ -4,23 +4,27 @@ import { gettext } from "./i18n.js";
 import { render } from "./render.js";
 import { awaitingStart, saveSettings } from "./state.js";
 import { settingsRequest } from "./transitions.js";
-import { confirmWith, copyText, shareText } from "./windows.js";
+import { shareTextNear } from "./summary.js";
+import { confirmWith, copyText } from "./windows.js";
 
 export const RESIGN_QUESTION = () =>
   gettext("Resign this ranked game? It will count as your result.");
 const NEW_GAME_QUESTION = () =>
   gettext("Start a new game? This ranked game will end and count as your result.");
 
-function shareUrl(state) {
-  return `${location.origin}/play/${state.view.code}/`;
-}
-
 async function onCopy(board, button) {
   const { state } = board;
   const action = button.dataset.action;
   if (action === "copy-code") copied(button, await copyText(state.view.code));
-  else if (action === "copy-share") {
-    copied(button, await copyText(shareText(state, shareUrl(state))));
+  else if (action === "copy-share") copied(button, await copyText(shareTextNear(button)));
+}
+
+/** The Web Share API where the browser has it (phones): the system's own share sheet. */
+async function onShare(button) {
+  try {
+    await navigator.share({ text: shareTextNear(button) });
+  } catch {
+    // The player closed the sheet, or the browser refused: the Copy button is beside it.
   }
 }
 
@@ -53,8 +57,9 @@ function bindSettings(board) {
 
 export function bindControls(board, newGame) {
   document.addEventListener("click", (event) => {
-    const button = event.target.closest?.("[data-action^=copy]");
-    if (button) onCopy(board, button);
+    const button = event.target.closest?.("[data-action^=copy], [data-action=share]");
+    if (button?.dataset.action === "share") onShare(button);
+    else if (button) onCopy(board, button);
   });
   newGame?.addEventListener("submit", (event) => onNewGame(board, newGame, event));
   bindSettings(board);

@@ -3,7 +3,7 @@
 import { gettext } from "./i18n.js";
 import { focusTarget, keepTabStop } from "./input.js";
 import { render } from "./render.js";
-import { receiveState, settingsRequest } from "./transitions.js";
+import { receivePar, receiveState, settingsRequest } from "./transitions.js";
 import { announce, showWatchers, syncWindows, toast } from "./windows.js";
 
 /** Bring the whole page in line with the state after a change. */
@@ -61,4 +61,5 @@ export function onFrame(board, frame) {
   if (frame.type === "error") onError(board, frame);
   else if (frame.type === "state" && frame.view) onState(board, frame);
   else if (frame.type === "watchers") showWatchers(frame.count);
+  else if (frame.type === "par" && receivePar(board.state, frame)) sync(board);
 }

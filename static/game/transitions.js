@@ -41,6 +41,15 @@ export function receiveState(state, frame) {
   return { state, said, toast: mismatchText(state, frame) };
 }
 
+/** Take a "par" frame (the deal's par, computed after the game ended): true if it is this
+ * game's and its result now shows it. */
+export function receivePar(state, frame) {
+  const result = state?.game.result;
+  if (!result || frame.game !== state.game.id || !Number.isInteger(frame.par)) return false;
+  result.par = frame.par;
+  return true;
+}
+
 /** The message an intent sends now (tap needs its target), or null if the board knows it
  * would be refused. */
 export function request(state, intent, target) {

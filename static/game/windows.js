@@ -1,6 +1,6 @@
 // The end-of-game windows, confirmations and the little messages around the board.
-import { gettext, interpolate, ngettext } from "./i18n.js";
-import { elapsedMs, formatTime } from "./state.js";
+import { interpolate, ngettext } from "./i18n.js";
+import { fillFinish } from "./summary.js";
 import { windowFor } from "./transitions.js";
 
 function show(dialog) {
@@ -25,39 +25,16 @@ function fill(dialog, slot, text) {
   if (node) node.textContent = text;
 }
 
-export function shareText(state, url) {
-  const { game, view } = state;
-  const fmt = gettext(
-    "Heart to Heart %(code)s: won in %(time)s, %(moves)s moves, score %(score)s.",
-  );
-  const values = {
-    code: view.code,
-    time: formatTime(elapsedMs(state)),
-    moves: view.moves,
-    score: view.score,
-  };
-  const rank = game.result?.rank;
-  const ranked = rank ? " " + interpolate(gettext("Rank #%(rank)s."), { rank }) : "";
-  return `${interpolate(fmt, values)}${ranked} ${url} ♥`;
-}
-
 function fillWin(dialog, state) {
-  const { view, game } = state;
-  fill(dialog, "time", formatTime(elapsedMs(state)));
-  fill(dialog, "moves", String(view.moves));
+  const { view } = state;
+  fillFinish(dialog, state);
   fill(dialog, "score", String(view.score));
-  const rank = game.result?.rank;
-  const of = game.result?.of;
-  fill(dialog, "rank", rank ? `#${rank}` : "–");
-  fill(dialog, "rank-of", rank && of ? interpolate(gettext("of %(n)s"), { n: of }) : "");
   const undos = view.undos || 0;
   fill(
     dialog,
     "note",
     undos ? interpolate(ngettext("%(n)s undo", "%(n)s undos", undos), { n: undos }) : "",
   );
-  const url = `${location.origin}/play/${view.code}/`;
-  dialog.querySelector("[data-slot=share]").value = shareText(state, url);
 }
 
 /** Open or close the windows the view calls for; each opens once per occurrence. */
@@ -66,6 +43,7 @@ export function syncWindows(ui, state) {
   if (!win) return; // only the play page has them
   const status = windowFor(state);
   if (status === "won") fillWin(win, state);
+  if (status === "ended") fillFinish(ended, state);
   if (status === ui.shownStatus) return;
   ui.shownStatus = status;
   [deadlock, win, ended].forEach(hide);

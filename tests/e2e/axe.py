@@ -7,14 +7,19 @@ from playwright.sync_api import Page
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 
 
-def axe_violations(page: Page) -> list[str]:
-    """Each violation of axe-core's rules on the page as it is now, with the nodes at fault.
+def axe_violations(page: Page, within: str | None = None) -> list[str]:
+    """Each violation of axe-core's rules on the page as it is now (or in the elements that
+    the selector `within` picks, such as an open window), with the nodes at fault.
 
     The page's context must bypass its Content-Security-Policy (`bypass_csp=True`): the site
     allows no injected script, and axe-core is one."""
     page.add_script_tag(path=str(AXE))
     found = page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
-            .map(v => `${v.id}: ${v.help} at ${v.nodes.map(n => n.target.join(" ")).join(", ")}`)"""
+        """async (within) => {
+            const found = await axe.run(within || document, {resultTypes: ["violations"]});
+            const at = (v) => v.nodes.map((n) => n.target.join(" ")).join(", ");
+            return found.violations.map((v) => `${v.id}: ${v.help} at ${at(v)}`);
+        }""",
+        within,
     )
     return list(found)

@@ -13,7 +13,7 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PASSWORD = "hearts-e2e-password"
-USERS = ["ana", "ben", "cai", "dina", "eli", "fay"]  # fay logs out
+USERS = ["ana", "ben", "cai", "dina", "eli", "fay", "wren", "yara"]  # fay logs out
 
 CREATE_USERS = f"""
 from django.contrib.auth import get_user_model

@@ -3,7 +3,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { receiveState, request, settingsRequest, windowFor } from "../../static/game/transitions.js";
+import {
+  receivePar,
+  receiveState,
+  request,
+  settingsRequest,
+  windowFor,
+} from "../../static/game/transitions.js";
 
 function heartOf(ranks) {
   return ranks.map((rank) => (rank ? { rank, free: true } : null));
@@ -81,4 +87,15 @@ test("the window follows the view: won, deadlocked, ended or none", () => {
   assert.equal(windowFor(boardState({ view: { won: true } })), "won");
   assert.equal(windowFor(boardState({ view: { deadlocked: true } })), "deadlock");
   assert.equal(windowFor(boardState({ game: { status: "resigned" } })), "ended");
+});
+
+test("a par frame fills in the par of this game's result only", () => {
+  const state = { game: { id: 7, result: { won: true, par: null } } };
+  assert.equal(receivePar(state, { type: "par", game: 8, par: 30 }), false);
+  assert.equal(receivePar(state, { type: "par", game: 7, par: "30" }), false);
+  assert.equal(state.game.result.par, null);
+  assert.equal(receivePar(state, { type: "par", game: 7, par: 30 }), true);
+  assert.equal(state.game.result.par, 30);
+  const open = { game: { id: 7, result: null } }; // never before the game has ended
+  assert.equal(receivePar(open, { type: "par", game: 7, par: 30 }), false);
 });

@@ -2,8 +2,10 @@
 
 import datetime
 import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 
@@ -31,6 +33,7 @@ ACCOUNT_PAGES = [
 ]
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.IGNORECASE)
 INLINE_HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.IGNORECASE)
+META_DESCRIPTION = re.compile(r'<meta name="description" content="[^"<>]{30,200}">')
 
 
 @pytest.fixture(autouse=True)
@@ -51,6 +54,7 @@ def assert_site_page(response):
     assert 'action="/i18n/setlang/"' in content
     assert not INLINE_SCRIPT.search(content)
     assert not INLINE_HANDLER.search(content)
+    assert len(META_DESCRIPTION.findall(content)) == 1  # what a link preview says of the page
     return content
 
 
@@ -128,3 +132,35 @@ def test_an_unknown_address_gets_the_sites_404_page(client):
 
 def test_the_server_error_page_renders_without_a_request():
     assert "Something went wrong" in render_to_string("500.html")
+
+
+def open_graph(content: str) -> dict[str, str]:
+    return dict(re.findall(r'<meta property="(og:[a-z:]+)" content="([^"]*)">', content))
+
+
+@pytest.mark.parametrize("url", ["/leaderboard/daily/", f"/leaderboard/daily/{YESTERDAY}/"])
+def test_the_daily_boards_preview_as_a_card_with_the_empty_heart(client, url):
+    tags = open_graph(client.get(url).content.decode())
+    day = daily_today() if url == "/leaderboard/daily/" else YESTERDAY
+    assert tags["og:title"] == f"Heart to Heart · Daily deal {day.isoformat()}"
+    assert tags["og:description"].startswith("Everyone plays the same deal today")
+    assert tags["og:image"] == "http://testserver/static/site/og-heart.png"
+    assert tags["og:url"] == f"http://testserver{url}"
+    image = (Path(settings.BASE_DIR) / "static/site/og-heart.png").read_bytes()
+    width, height = int.from_bytes(image[16:20]), int.from_bytes(image[20:24])
+    assert image[:8] == b"\x89PNG\r\n\x1a\n" and (width, height) == (1200, 630)
+
+
+def test_the_daily_play_page_previews_as_a_card_and_other_deals_do_not(client, site):
+    client.force_login(site)
+    daily = client.get("/daily/").content.decode()
+    assert open_graph(daily)["og:image"].endswith("/static/site/og-heart.png")
+    assert open_graph(client.get(f"/play/{CODE}/").content.decode()) == {}
+    assert open_graph(client.get("/").content.decode()) == {}
+
+
+def test_the_descriptions_are_in_malay_too(client):
+    client.cookies["django_language"] = "ms"
+    content = client.get("/leaderboard/daily/").content.decode()
+    assert "Semua orang bermain agihan yang sama hari ini" in open_graph(content)["og:description"]
+    assert 'name="description" content="Heart to Heart: siapa' in content

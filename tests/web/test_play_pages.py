@@ -146,3 +146,15 @@ def test_a_racer_waiting_in_a_lobby_is_told_the_deal_opens_at_the_start(logged_i
     response = logged_in.get(f"/play/{CODE}/", headers={"accept-language": "en"})
     assert response.status_code == 403 and "waiting to race this deal" in response.content.decode()
     assert not Game.objects.filter(code=CODE).exists()
+
+
+def test_the_days_standing_is_on_no_page_of_an_open_game(logged_in, player):
+    ranked = page_data(logged_in.get("/daily/"), "game")
+    services.game_start(player=player, game_id=ranked["id"], seq=1)
+    started = logged_in.get("/daily/")
+    assert page_data(started, "game")["result"] is None
+    assert "percentile" not in started.content.decode()
+    reply = services.game_resign(player=player, game_id=ranked["id"], seq=2)
+    assert reply.game["result"]["daily"]["cleared"] == 0  # the end is where it comes
+    practice = logged_in.get("/daily/")  # the ranked game is over: practice, open, no result
+    assert page_data(practice, "game")["practice"] and page_data(practice, "game")["result"] is None

@@ -1,0 +1,106 @@
+"""The end of a ranked daily in a real browser: par, standing, streaks, the day's chart, the
+countdown to the next deal and the share card; in both languages and themes, on a phone and a
+desktop, with no accessibility violation that axe-core finds."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from game import engine
+from tests.e2e import deals
+from tests.e2e.axe import axe_violations
+from tests.e2e.conftest import DESKTOP, PHONE
+
+pytestmark = pytest.mark.e2e
+
+HEART_CELLS = re.compile("[🟥⬜]")
+
+
+def fits(page, width: int) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    window = page.locator("dialog[open]")
+    assert window.evaluate("w => w.scrollWidth <= w.clientWidth")
+    box = window.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
+
+
+def look(page, artifacts, name: str) -> None:
+    """Screenshots of the open window: desktop and phone, light and dark."""
+    for device, size in (("desktop", DESKTOP["viewport"]), ("phone", PHONE["viewport"])):
+        page.set_viewport_size(size)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            page.wait_for_timeout(200)
+            fits(page, size["width"])
+            page.screenshot(path=str(artifacts / f"{name}-{device}-{scheme}.png"))
+            assert axe_violations(page, "dialog[open]") == [], (device, scheme)
+
+
+def test_winning_the_daily_opens_par_standing_streak_chart_countdown_and_share(
+    open_page, artifacts
+):
+    board = open_page("wren", "/daily/", bypass_csp=True)
+    board.start()
+    plan = engine.solve(board.code, key=deals.DEAL_KEY)
+    board.play(plan)
+    page, win = board.page, board.page.locator("#h2h-win")
+    expect(win).to_be_visible()
+    expect(win).to_contain_text(re.compile(r"par \d+"))
+    expect(win.locator("[data-slot=standing]")).to_have_text(
+        re.compile(r"Faster than \d+\u00a0% of today's winners|The first winner of the day so far")
+    )
+    expect(win.locator("[data-slot=streak-current]")).to_have_text("1")
+    expect(win.locator("[data-slot=streak-best]")).to_have_text("1")
+    chart = win.locator("svg[data-slot=chart]")
+    expect(chart).to_have_attribute("role", "img")
+    expect(chart).to_have_attribute("aria-label", re.compile(r"Yours: <2 min\.$"))
+    expect(chart.locator("rect.h2h-bar")).to_have_count(9)
+    expect(chart.locator("rect.h2h-bar.yours")).to_have_count(1)
+    countdown = win.locator("[data-slot=countdown]")
+    before = countdown.inner_text()
+    assert re.fullmatch(r"\d\d:\d\d:\d\d", before)
+    expect(countdown).not_to_have_text(before, timeout=2500)  # it ticks
+    expect(win.locator("[data-slot=next-at]")).to_have_text(re.compile(r"\(\w+ \d\d:\d\d\)"))
+    share = win.locator("[data-share]").input_value()
+    assert len(HEART_CELLS.findall(share)) == 25 and "⬜" not in share
+    assert not re.search(r"Rank|#|\bHH1-", share) and "/leaderboard/daily/" in share
+    assert re.search(r"moves \(par \d+\)", share)
+    win.locator("[data-action=copy-share]").click()
+    expect(win.locator("[data-action=copy-share] [data-slot=copied]")).to_have_text("Copied")
+    look(page, artifacts, "finish-win-en")
+
+
+def test_resigning_the_daily_in_malay_shows_what_it_cleared_and_a_share_of_it(open_page, artifacts):
+    board = open_page("yara", "/daily/", locale="ms-MY", device=PHONE, bypass_csp=True)
+    board.start()
+    plan = engine.solve(board.code, key=deals.DEAL_KEY)
+    board.play(plan[:12])
+    page = board.page
+    page.locator(".h2h-controls [data-action=resign]").click()
+    page.locator("#h2h-confirm [value=yes]").click()
+    ended = page.locator("#h2h-ended")
+    expect(ended).to_be_visible()
+    expect(ended).to_contain_text(re.compile(r"par \d+"))
+    expect(ended.locator("[data-slot=standing]")).to_have_text(re.compile(r"^Dikosongkan \d+"))
+    expect(ended.locator("svg rect.h2h-bar.yours")).to_have_count(1)
+    expect(ended.locator("[data-slot=streak-current]")).to_have_text("0")
+    share = ended.locator("[data-share]").input_value()
+    assert len(HEART_CELLS.findall(share)) == 25 and "⬜" in share and "🟥" in share
+    assert "Agihan harian" in share
+    look(page, artifacts, "finish-ended-ms")
+
+
+def test_any_other_deal_ends_with_time_moves_and_par_and_no_day(open_page):
+    code, _ = deals.winnable_plan(seed=21)
+    board = open_page("wren", f"/play/{code}/", device=PHONE, color_scheme="dark", bypass_csp=True)
+    assert board.tap("stock") == "draw"
+    board.page.locator(".h2h-controls [data-action=resign]").click()
+    ended = board.page.locator("#h2h-ended")
+    expect(ended).to_be_visible()
+    expect(ended.locator("[data-slot=moves]")).to_have_text("1")
+    expect(ended.locator("[data-slot=day]")).to_be_hidden()
+    expect(ended).to_contain_text(re.compile(r"par \d+"))  # its par comes after the end
+    share = ended.locator("[data-share]").input_value()
+    assert share.startswith(f"Heart to Heart · {code}\n") and f"/play/{code}/" in share
+    assert axe_violations(board.page, "dialog[open]") == []
