@@ -100,3 +100,9 @@ def test_a_player_without_a_ranked_daily_has_no_charts(client, player):
     finish(player)
     content = client.get("/players/Ann/").content.decode()
     assert "<svg" not in content and "No ranked daily game finished yet." in content
+
+
+def test_the_page_title_and_description_name_the_player_and_nothing_else(client, player):
+    content = client.get("/players/Ann/").content.decode()
+    assert re.search(r"<title>\s*Ann — Heart to Heart\s*</title>", content)
+    assert '<meta name="description" content="Ann on Heart to Heart' in content
