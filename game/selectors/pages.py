@@ -27,6 +27,11 @@ def neighbouring_days(deal: DailyDeal) -> tuple[datetime.date | None, datetime.d
     return before, after
 
 
+def board_results() -> QuerySet[Result]:
+    """The results any board may show: accounts' (a guest is on no board)."""
+    return Result.objects.filter(player__guest__isnull=True)
+
+
 def _board(results: QuerySet[Result]) -> list[Result]:
     return list(results.select_related("player__profile").order_by(*RANK_ORDER)[:BOARD_SIZE])
 
@@ -38,7 +43,7 @@ def daily_board(deal: DailyDeal) -> list[Result]:
 
 def deal_board(code: str) -> list[Result]:
     """Everyone's completed games of one canonical code, best first."""
-    return _board(Result.objects.filter(code=code))
+    return _board(board_results().filter(code=code))
 
 
 def profile_named(name: str) -> Profile | None:

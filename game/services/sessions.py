@@ -34,6 +34,11 @@ def close_other_sessions(*, player_id: int, keep: str, kept_as: str) -> None:
     _tell_player(player_id, message)
 
 
+def close_player_sockets(*, player_id: int) -> None:
+    """Close every socket of the player, in every session (a guest who became an account)."""
+    _tell_player(player_id, {"type": "player.logout", "session": None})
+
+
 def _tell_player(player_id: int, message: dict) -> None:
     layer = get_channel_layer()
     if layer is not None:
