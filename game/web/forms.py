@@ -120,6 +120,7 @@ class LoginForm(allauth_forms.LoginForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         _in_our_words(self, {"login": _("Username or e-mail"), "password": _("Password")})
+        self.fields["password"].help_text = ""  # allauth's English link: the page has ours
 
 
 class ResetPasswordForm(allauth_forms.ResetPasswordForm):

@@ -346,7 +346,14 @@ def test_with_email_verification_on_a_new_account_confirms_its_address_first(
     response = signup(client)
     assert response.status_code == 302 and response.url == "/accounts/confirm-email/"
     assert not logged_in_user(client).is_authenticated
-    assert mailoutbox and mailoutbox[0].to == ["bea@example.org"]
+    assert "Check your e-mail" in client.get(response.url).content.decode()
+    assert [message.to for message in mailoutbox] == [["bea@example.org"]]
+    confirm = re.search(r"http://testserver(/accounts/confirm-email/\S+/)", mailoutbox[0].body)
+    link = confirm.group(1)
+    assert "Is bea@example.org your address?" in client.get(link).content.decode()
+    assert client.post(link).status_code == 302
+    response = client.post("/accounts/login/", {"login": "bea", "password": PASSWORD})
+    assert response.status_code == 302 and logged_in_user(client).username == "bea"
 
 
 def test_an_account_without_an_email_is_asked_for_one_at_its_next_login(client):
