@@ -13,7 +13,9 @@ from django.utils.translation import gettext_lazy as _
 
 
 def client_address(address: str) -> str:
-    """>>> client_address("::ffff:10.0.0.1"), client_address("2001:db8::1")
+    """The address a client is counted as: an IPv4-mapped IPv6 one as the IPv4 it carries.
+
+    >>> client_address("::ffff:10.0.0.1"), client_address("2001:db8::1")
     ('10.0.0.1', '2001:db8::1')
     """
     ip = ipaddress.ip_address(address)
