@@ -6,7 +6,6 @@ class GameConfig(AppConfig):
     verbose_name = "Heart to Heart"
 
     def ready(self) -> None:
-        # Register the deployment checks and connect the logout and login-throttle receivers.
+        # Register the deployment checks and connect the logout receiver.
         from game import checks  # noqa: F401
         from game.services import sessions  # noqa: F401
-        from game.web import throttle  # noqa: F401

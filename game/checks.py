@@ -51,3 +51,18 @@ def check_connections_are_not_kept(app_configs, **kwargs):
                 )
             )
     return errors
+
+
+@register(Tags.security, deploy=True)
+def check_email_leaves_the_server(app_configs, **kwargs):
+    """The console backend prints a password reset's link in the server's log, not to the
+    player: outside DEBUG nobody could get back in."""
+    if not settings.DEBUG and settings.EMAIL_BACKEND.endswith("console.EmailBackend"):
+        return [
+            Error(
+                "E-mail goes to the console outside DEBUG.",
+                hint="Set H2H_EMAIL_URL, e.g. smtp://user:password@mail.example.org:587/?tls=True.",
+                id="h2h.E005",
+            )
+        ]
+    return []

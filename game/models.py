@@ -28,6 +28,24 @@ class Profile(models.Model):
         super().save(*args, **kwargs)
 
 
+class Guest(models.Model):
+    """A visitor playing without an account, for as long as their browser session lasts.
+
+    A guest is a user row that cannot log in (no usable password, a username no sign-up can
+    take), so their games, results and sockets are owned and refereed exactly as an account's.
+    They have no Profile, so no public name; no board lists them (game.selectors.pages).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="guest"
+    )
+    session_key = models.CharField(max_length=40, unique=True)  # the session they play in
+    created_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"guest {self.user_id}"
+
+
 class DailyDeal(models.Model):
     """The deal everyone plays on one day, certified winnable by the solver."""
 

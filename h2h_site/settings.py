@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
 from django.core.exceptions import ImproperlyConfigured
 
 from game.engine import DEFAULT_DEAL_KEY
@@ -88,6 +89,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "allauth",
+    "allauth.account",
     "game",
 ]
 
@@ -102,6 +105,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "h2h_site.security.ContentSecurityPolicyMiddleware",
 ]
@@ -222,23 +226,75 @@ CACHES["snapshots"] = {
     "OPTIONS": {"MAX_ENTRIES": 2000},
 }
 
-# Login throttling (game/web/throttle.py): failures per username and per address (an IPv6 /64)
-# within a window.
+# Accounts are django-allauth's: log in with the username or the e-mail address, which is
+# required at sign-up and unique whatever its case. Verifying it is off unless
+# H2H_EMAIL_VERIFICATION=1, which makes a new account confirm its address before it logs in.
+AUTHENTICATION_BACKENDS = ["allauth.account.auth_backends.AuthenticationBackend"]
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_EMAIL_VERIFICATION = "mandatory" if env_flag("H2H_EMAIL_VERIFICATION", False) else "none"
+ACCOUNT_ADAPTER = "game.web.adapter.AccountAdapter"
+ACCOUNT_FORMS = {
+    "signup": "game.web.forms.SignupForm",
+    "login": "game.web.forms.LoginForm",
+    "reset_password": "game.web.forms.ResetPasswordForm",
+    "reset_password_from_key": "game.web.forms.ResetPasswordKeyForm",
+    "change_password": "game.web.forms.ChangePasswordForm",
+}
+ACCOUNT_SESSION_REMEMBER = True  # a login lasts SESSION_COOKIE_AGE, as before allauth
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False  # the other sessions end; this one stays
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False  # a reset for an unknown address sends nothing anywhere
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "Heart to Heart: "
+
+# allauth's rate limits, per client address (an IPv6 client: its /64) and per username or
+# e-mail typed. Each attempt counts; a right password takes its own attempt back.
 LOGIN_FAILURES_PER_USERNAME = int(os.environ.get("H2H_LOGIN_FAILURES_PER_USERNAME", "5"))
 LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("H2H_LOGIN_FAILURES_PER_ADDRESS", "20"))
 LOGIN_THROTTLE_SECONDS = int(os.environ.get("H2H_LOGIN_THROTTLE_SECONDS", "900"))
-# Accounts made from one address within a window (game/web/throttle.py).
 SIGNUPS_PER_ADDRESS = int(os.environ.get("H2H_SIGNUPS_PER_ADDRESS", "10"))
 SIGNUP_THROTTLE_SECONDS = int(os.environ.get("H2H_SIGNUP_THROTTLE_SECONDS", "3600"))
+# Guest sessions started from one address within a window (game/web/play.py).
+GUESTS_PER_ADDRESS = int(os.environ.get("H2H_GUESTS_PER_ADDRESS", "20"))
+GUEST_THROTTLE_SECONDS = int(os.environ.get("H2H_GUEST_THROTTLE_SECONDS", "3600"))
+_LOGIN_WINDOW = f"{LOGIN_THROTTLE_SECONDS}s"
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": (
+        f"{LOGIN_FAILURES_PER_ADDRESS}/{_LOGIN_WINDOW}/ip,"
+        f"{LOGIN_FAILURES_PER_USERNAME}/{_LOGIN_WINDOW}/key"
+    ),
+    "signup": f"{SIGNUPS_PER_ADDRESS}/{SIGNUP_THROTTLE_SECONDS}s/ip",
+    # A reset sends an e-mail: as many per address and per address typed as failed logins.
+    "reset_password": (
+        f"{LOGIN_FAILURES_PER_ADDRESS}/{_LOGIN_WINDOW}/ip,"
+        f"{LOGIN_FAILURES_PER_USERNAME}/{_LOGIN_WINDOW}/key"
+    ),
+    "reset_password_from_key": f"{LOGIN_FAILURES_PER_ADDRESS}/{_LOGIN_WINDOW}/ip",
+    "guest": f"{GUESTS_PER_ADDRESS}/{GUEST_THROTTLE_SECONDS}s/ip",
+}
+# The client's address is REMOTE_ADDR, which daphne --proxy-headers takes from the header the
+# proxy overwrites (docs/deployment.md); a client's own X-Forwarded-For is never read.
+ALLAUTH_TRUSTED_PROXY_COUNT = 0
 
-# Django's ModelBackend, refusing a throttled login before any password is checked.
-AUTHENTICATION_BACKENDS = ["game.web.throttle.ThrottledModelBackend"]
+# E-mail: the console in development (a reset's link is printed in the server's output), SMTP
+# from H2H_EMAIL_URL (e.g. smtp://user:pass@host:587) in production; `check --deploy` refuses
+# the console outside DEBUG (game/checks.py).
+EMAIL_URL = os.environ.get("H2H_EMAIL_URL", "")
+vars().update(dj_email_url.parse(EMAIL_URL) if EMAIL_URL else {})
+if not EMAIL_URL:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("H2H_EMAIL_FROM", "Heart to Heart <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# How long a session lasts (Django's default, two weeks): a guest's games go with it
+# (manage.py expire_guests, docs/deployment.md).
+SESSION_COOKIE_AGE = int(os.environ.get("H2H_SESSION_SECONDS", str(14 * 24 * 3600)))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

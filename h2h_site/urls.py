@@ -1,3 +1,4 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 from django.views.decorators.cache import cache_page
@@ -10,6 +11,9 @@ from h2h_site.storage import DEPLOYED_AT
 javascript_catalog = cache_page(60 * 60)(
     last_modified(lambda request, **kwargs: DEPLOYED_AT)(JavaScriptCatalog.as_view())
 )
+
+# The admin logs in on the site's login page, under its rate limits.
+admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -31,6 +31,11 @@ def neighbouring_days(deal: DailyDeal) -> tuple[datetime.date | None, datetime.d
 Players = Collection[int] | None  # whose results a board shows: None for everyone's
 
 
+def board_results() -> QuerySet[Result]:
+    """The results any board may show: accounts' (a guest is on no board)."""
+    return Result.objects.filter(player__guest__isnull=True)
+
+
 def _of(results: QuerySet[Result], players: Players) -> QuerySet[Result]:
     return results if players is None else results.filter(player_id__in=players)
 
@@ -47,7 +52,7 @@ def daily_board(deal: DailyDeal, players: Players = None) -> list[Result]:
 
 def deal_board(code: str, players: Players = None) -> list[Result]:
     """Everyone's completed games of one canonical code, best first."""
-    return _board(Result.objects.filter(code=code), players)
+    return _board(board_results().filter(code=code), players)
 
 
 def profile_named(name: str) -> Profile | None:

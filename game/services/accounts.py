@@ -1,13 +1,15 @@
-"""Leaving: an account deleted at once, with every row that refers to it.
+"""Accounts beyond allauth's flows: leaving, and the e-mail address of an older account.
 
-Everything of the player goes in one transaction: the profile, every game with its log and
-result (so the results leave every board, whose listeners hear it after commit), the flags
-on them, the follows both ways, the race entries, the presence rows and the stored sessions;
-every open socket of the account closes after commit. What stays refers to nobody: the race
-rooms the player opened (their creator becomes null) and the boards' version numbers.
-A race the player was in goes on for the others without their entry.
+Leaving deletes an account at once, with every row that refers to it: in one transaction
+the profile, every game with its log and result (so the results leave every board, whose
+listeners hear it after commit), the flags on them, the follows both ways, the race entries,
+the presence rows and the stored sessions; every open socket of the account closes after
+commit. What stays refers to nobody: the race rooms the player opened (their creator becomes
+null) and the boards' version numbers. A race the player was in goes on for the others
+without their entry.
 """
 
+from allauth.account.models import EmailAddress
 from django.db import transaction
 from django.utils import timezone
 
@@ -42,3 +44,12 @@ def _racer_left(room: RaceRoom) -> None:
     elif room.status == Status.RUNNING and not begun and room.entries.count() < MIN_RACERS:
         room.status, room.starts_at = Status.LOBBY, None
     room_bump(room)
+
+
+@transaction.atomic
+def account_email_set(*, user, email: str) -> None:
+    """`email` becomes the account's one address, primary as allauth keeps it (User.email too),
+    so a password reset reaches it."""
+    EmailAddress.objects.filter(user=user).exclude(email=email).delete()
+    address, _created = EmailAddress.objects.get_or_create(user=user, email=email)
+    address.set_as_primary()

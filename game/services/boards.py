@@ -19,6 +19,7 @@ from django.urls import reverse
 from game.models import BoardVersion, Profile, Result
 from game.ranking import RANK_ORDER
 from game.selectors import pages
+from game.selectors.guests import is_guest
 from game.services.groups import board_group
 from game.services.publish import publish_on_commit
 
@@ -34,7 +35,10 @@ def boards_of(result: Result) -> list[str]:
 
 
 def board_result_recorded(*, result: Result) -> None:
-    """Bump the result's boards' versions now; publish the result to them after commit."""
+    """Bump the result's boards' versions now; publish the result to them after commit. A
+    guest's result is on no board."""
+    if is_guest(player_id=result.player_id):
+        return
     name = Profile.objects.filter(user_id=result.player_id).values_list("display_name", flat=True)
     row = result_row(result, name=name.first())
     for board, version in board_versions_bump(boards=boards_of(result)).items():

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from game import daily, engine
 from game.models import DailyDeal, Game
+from game.selectors.guests import is_guest
 from game.services.log import code_parse, game_replay
 from game.services.publish import game_publish
 from game.services.results import result_create, result_summary
@@ -46,6 +47,7 @@ def _game_create(*, player, code: str) -> Game:
         deal is not None
         and deal.date == daily.daily_today()
         and not Game.objects.filter(player=player, daily=deal).exists()
+        and not is_guest(player_id=player.pk)  # a guest plays a daily deal as practice
     )
     game = Game.objects.create(
         player=player,

@@ -11,6 +11,8 @@ from game.metrics import RESULT_FLAGS, RESULTS
 from game.models import Game, Result, ResultFlag
 from game.ranking import ranked_ahead_of
 from game.selectors.finish import daily_finish
+from game.selectors.guests import is_guest
+from game.selectors.pages import board_results
 from game.selectors.par import par_of
 from game.services.boards import board_result_recorded
 from game.services.pars import par_after_end
@@ -73,11 +75,14 @@ def result_board(*, result: Result) -> tuple[str, QuerySet[Result]]:
     """The leaderboard a result belongs to: its day's for a ranked daily, else its code's."""
     if result.ranked:
         return "daily", Result.objects.filter(daily_id=result.daily_id, ranked=True)
-    return "deal", Result.objects.filter(code=result.code)
+    return "deal", board_results().filter(code=result.code)
 
 
 def result_rank(*, result: Result) -> dict:
-    """{"rank", "of", "board"}: the result's place on its leaderboard (1 is best)."""
+    """{"rank", "of", "board"}: the result's place on its leaderboard (1 is best); all None
+    for a guest's, which is on no board."""
+    if is_guest(player_id=result.player_id):
+        return {"rank": None, "of": None, "board": None}
     board, results = result_board(result=result)
     ahead = results.filter(ranked_ahead_of(result)).count()
     return {"rank": ahead + 1, "of": results.count(), "board": board}

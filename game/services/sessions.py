@@ -71,6 +71,11 @@ def _stored_sessions_of(player_id: int) -> list[str]:
     ]
 
 
+def close_player_sockets(*, player_id: int) -> None:
+    """Close every socket of the player, in every session (a guest who became an account)."""
+    _tell_player(player_id, {"type": "player.logout", "session": None})
+
+
 def _tell_player(player_id: int, message: dict) -> None:
     layer = get_channel_layer()
     if layer is not None:

@@ -98,7 +98,7 @@ class Socket(AsyncJsonWebsocketConsumer):
 
     kind = "socket"  # its label in the metrics (game.metrics): play, boards, watch, race
     numbered = False  # True: frames carry a `seq` (`seq_of`), which error frames echo
-    login_required = False  # True: an anonymous socket is refused with CLOSE_LOGIN_REQUIRED
+    login_required = False  # True: a socket with no player is refused with CLOSE_LOGIN_REQUIRED
     closes_on_logout = True  # a logged-in socket joins its player's group (game.services.sessions)
     frame_error: type[GameError] = GameError  # its `bad_frame` says what this socket wants
     counted: tuple[SocketCount, Hashable] | None = None
@@ -120,10 +120,15 @@ class Socket(AsyncJsonWebsocketConsumer):
         """A numbered socket's frame number, checked (GameError if it is bad); else None."""
         return None
 
+    async def player_of(self, user):
+        """Who this socket acts as: the session's user (a socket that lets guests play says
+        the session's guest, for a visitor who has one)."""
+        return user
+
     async def websocket_connect(self, message: dict) -> None:
         self.language = socket_language(self.scope)
         self.meters = socket_meters(self.kind)
-        self.user = _unwrapped(self.scope["user"])
+        self.user = await self.player_of(_unwrapped(self.scope["user"]))
         self.limiter = self.frame_limiter()
         if self.login_required and not self.user.is_authenticated:
             return await self.refuse(GameError("login_required"), CLOSE_LOGIN_REQUIRED)

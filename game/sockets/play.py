@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from game import engine, services
 from game.metrics import play_event
+from game.selectors.guests import guest_player
 from game.services import GameError
 from game.services.presence import play_opened, socket_closed
 from game.services.races import race_lobby_check
@@ -36,7 +37,8 @@ play_sockets = SocketCount(lambda: settings.SOCKETS_PER_PLAYER)
 
 
 class PlayConsumer(Socket):
-    """One socket on one player's game of one code: /ws/play/<CODE>/."""
+    """One socket on one player's game of one code: /ws/play/<CODE>/, an account's or a
+    guest's (game.services.guests)."""
 
     kind = "play"
     numbered = True
@@ -44,6 +46,14 @@ class PlayConsumer(Socket):
 
     def frame_limiter(self) -> FrameLimiter:
         return FrameLimiter.from_settings()
+
+    async def player_of(self, user):
+        """An account plays as itself; a visitor as the guest of their session, if it has one
+        (made by the play page: a socket never makes one)."""
+        session = self.scope.get("session")
+        if user.is_authenticated or session is None:
+            return user
+        return await db(guest_player)(session=session) or user
 
     def counted_in(self) -> tuple[SocketCount, Hashable]:
         return play_sockets, self.user.pk

@@ -1,51 +1,64 @@
-"""Sign up with a public display name, log in (throttled), change that name or the password."""
+"""Accounts on django-allauth: sign up with a public display name, log in by username or
+e-mail (rate-limited), reset or change the password, give an older account its e-mail, rename.
 
+allauth's views, with what is ours: a throttled login answers 429, a sign-up keeps the guest
+games of its session, and a password change ends the player's other sessions at once.
+"""
+
+from allauth.account import views as allauth_views
 from django.contrib import messages
-from django.contrib.auth import login
-from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from game.models import Profile
+from game.services.accounts import account_email_set
+from game.services.guests import guest_adopt
 from game.services.sessions import close_other_sessions
-from game.web import throttle
-from game.web.forms import DisplayNameForm, LoginForm, SignupForm, save_unless_taken
+from game.web.forms import DisplayNameForm, EmailForm, save_unless_taken
 
 
-def signup(request: HttpRequest) -> HttpResponse:
-    """A throttled sign-up (game.web.throttle: accounts per address) is a 429, as a login is."""
-    form = SignupForm(request.POST or None, address=throttle.client_address(request))
-    if request.method == "POST" and form.is_valid() and (user := save_unless_taken(form)):
-        login(request, user)
-        return redirect("home")
-    status = 429 if form.has_error(NON_FIELD_ERRORS, "throttled") else 200
-    return render(request, "accounts/signup.html", {"form": form}, status=status)
-
-
-class LoginView(auth_views.LoginView):
-    """Django's login page with game.web.throttle's limit: a throttled attempt is a 429."""
-
-    template_name = "accounts/login.html"
-    authentication_form = LoginForm
+class LoginView(allauth_views.LoginView):
+    """allauth's login page; an attempt its rate limit refuses is a 429 that says so."""
 
     def form_invalid(self, form):
         response = super().form_invalid(form)
-        if form.has_error(NON_FIELD_ERRORS, "throttled"):
+        if form.has_error(NON_FIELD_ERRORS, "too_many_login_attempts"):
             response.status_code = 429
         return response
 
 
-class PasswordChangeView(auth_views.PasswordChangeView):
-    """Django's password change, ending the player's other sessions at once.
+class SignupView(allauth_views.SignupView):
+    """allauth's sign-up, in one transaction with the profile and the session's guest games.
+
+    The database refuses a second display name of one skeleton, so of two look-alikes claimed
+    at once one is stored; validating again tells the other which name took it.
+    """
+
+    def form_valid(self, form):
+        try:
+            with transaction.atomic():
+                response = super().form_valid(form)
+                if self.user is not None:
+                    guest_adopt(session=self.request.session, player=self.user)
+                return response
+        except IntegrityError:
+            form.full_clean()
+            if form.is_valid():
+                raise
+            return self.form_invalid(form)
+
+
+class PasswordChangeView(allauth_views.PasswordChangeView):
+    """allauth's password change, ending the player's other sessions at once.
 
     Their sockets close now; their pages are logged out at their next request, where the
     session auth hash no longer matches (and Django deletes the session).
     """
-
-    template_name = "accounts/password_change.html"
 
     def form_valid(self, form):
         kept = self.request.session.session_key
@@ -53,6 +66,24 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         kept_as = self.request.session.session_key
         close_other_sessions(player_id=form.user.pk, keep=kept, kept_as=kept_as)
         return response
+
+
+@login_required
+def email(request: HttpRequest) -> HttpResponse:
+    """The account's e-mail address, where a password reset is sent; asked for at the login of
+    an account made before sign-up asked for one."""
+    form = EmailForm(request.POST or None, user=request.user, initial={"email": request.user.email})
+    if request.method == "POST" and form.is_valid():
+        account_email_set(user=request.user, email=form.cleaned_data["email"])
+        messages.success(request, _("Your e-mail address is now %(email)s.") % form.cleaned_data)
+        return redirect(_next_page(request) or "profile")
+    return render(request, "account/email.html", {"form": form, "next": _next_page(request)})
+
+
+def _next_page(request: HttpRequest) -> str | None:
+    wanted = request.POST.get("next") or request.GET.get("next")
+    safe = url_has_allowed_host_and_scheme(wanted, {request.get_host()}, request.is_secure())
+    return wanted if wanted and safe else None
 
 
 @login_required

@@ -1,8 +1,10 @@
-"""Forms of the site: sign up with a public display name, rename, and open a deal by its code."""
+"""Forms of the site: allauth's account forms in our words with the public display name,
+renaming, an e-mail for an older account, and opening a deal by its code."""
 
+from allauth.account import forms as allauth_forms
+from allauth.account.models import EmailAddress
 from django import forms
-from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth import get_user_model
 from django.core.validators import RegexValidator
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
@@ -14,7 +16,6 @@ from game.display_names import (
 )
 from game.engine import ParseError, parse_code
 from game.models import Profile
-from game.web import throttle
 
 # Letters, digits, "_", "-" and "."; no spaces or slashes, so a name is its own URL.
 display_name_validator = RegexValidator(
@@ -77,60 +78,86 @@ def save_unless_taken(form: forms.ModelForm):
         return None
 
 
-class SignupForm(UserCreationForm):
-    """Django's own account form plus the public display name; game.web.throttle limits how many
-    accounts one address makes."""
+def _in_our_words(form: forms.Form, labels: dict) -> None:
+    """allauth's fields with our labels (so in Malay too) and no English placeholders."""
+    for name, label in labels.items():
+        if name in form.fields:
+            form.fields[name].label = label
+            form.fields[name].widget.attrs.pop("placeholder", None)
+
+
+PASSWORD_LABELS = {
+    "oldpassword": _("Current password"),
+    "password1": _("New password"),
+    "password2": _("New password (again)"),
+}
+
+
+class SignupForm(allauth_forms.SignupForm):
+    """allauth's sign-up (username, e-mail, password twice) plus the public display name."""
 
     display_name = DisplayNameField()
-    error_messages = {
-        **UserCreationForm.error_messages,
-        "throttled": _(
-            "Too many accounts were made from your address. Wait %(minutes)d minutes, "
-            "then try again."
-        ),
-    }
+    field_order = ["username", "email", "display_name", "password1", "password2"]
 
-    class Meta(UserCreationForm.Meta):
-        fields = ("username", "display_name")
-
-    def __init__(self, *args, address: str, **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.address = address
-
-    def clean(self):
-        if throttle.signup_blocked(address=self.address):
-            minutes = -(-settings.SIGNUP_THROTTLE_SECONDS // 60)
-            message = self.error_messages["throttled"]
-            raise forms.ValidationError(message, code="throttled", params={"minutes": minutes})
-        return super().clean()
+        labels = {"username": _("Username"), "email": _("E-mail")}
+        _in_our_words(
+            self, labels | {"password1": _("Password"), "password2": _("Password (again)")}
+        )
+        self.fields["email"].help_text = _("Only for getting back in if you forget your password.")
 
     def clean_display_name(self) -> str:
         return clean_unique_display_name(self.cleaned_data["display_name"])
 
-    @transaction.atomic
-    def save(self):
-        user = super().save()
+    def custom_signup(self, request, user) -> None:
         Profile.objects.create(user=user, display_name=self.cleaned_data["display_name"])
-        throttle.signed_up(address=self.address)
-        return user
 
 
-class LoginForm(AuthenticationForm):
-    """Django's login form; while game.web.throttle holds the username or address, it says so."""
+class LoginForm(allauth_forms.LoginForm):
+    """allauth's login by username or e-mail."""
 
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "throttled": _("Too many failed logins. Wait %(minutes)d minutes, then try again."),
-    }
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _in_our_words(self, {"login": _("Username or e-mail"), "password": _("Password")})
+        self.fields["password"].help_text = ""  # allauth's English link: the page has ours
 
-    def clean(self):
-        username = self.cleaned_data.get("username")
-        address = throttle.client_address(self.request)
-        if throttle.login_blocked(username=username, address=address):
-            minutes = -(-settings.LOGIN_THROTTLE_SECONDS // 60)
-            message = self.error_messages["throttled"]
-            raise forms.ValidationError(message, code="throttled", params={"minutes": minutes})
-        return super().clean()
+
+class ResetPasswordForm(allauth_forms.ResetPasswordForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _in_our_words(self, {"email": _("E-mail")})
+
+
+class ResetPasswordKeyForm(allauth_forms.ResetPasswordKeyForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _in_our_words(self, PASSWORD_LABELS)
+
+
+class ChangePasswordForm(allauth_forms.ChangePasswordForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _in_our_words(self, PASSWORD_LABELS)
+
+
+class EmailForm(forms.Form):
+    """The e-mail address of an account made before they were asked for."""
+
+    email = forms.EmailField(label=_("E-mail"))
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_email(self) -> str:
+        """Unique whatever its case, as at sign-up."""
+        email = self.cleaned_data["email"].lower()
+        users = get_user_model().objects.exclude(pk=self.user.pk).filter(email__iexact=email)
+        addresses = EmailAddress.objects.exclude(user=self.user).filter(email__iexact=email)
+        if users.exists() or addresses.exists():
+            raise forms.ValidationError(_("An account already uses that e-mail address."))
+        return email
 
 
 class DisplayNameForm(forms.ModelForm):

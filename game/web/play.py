@@ -1,6 +1,13 @@
-"""The board pages: today's daily deal, a fresh deal, and any deal by its code."""
+"""The board pages: today's daily deal, a fresh deal, and any deal by its code.
 
-from django.contrib.auth.decorators import login_required
+A visitor without an account plays a fresh deal or any deal by its code as a guest of their
+browser session (game.services.guests); today's daily is ranked, so it asks them to sign up.
+"""
+
+from functools import wraps
+
+from allauth.core.ratelimit import consume_or_429
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -8,41 +15,64 @@ from django.views.decorators.http import require_http_methods
 
 from game import services
 from game.models import Game
+from game.selectors.guests import guest_player
 from game.services import GameError
 from game.services.errors import RealtimeError
+from game.services.guests import guest_for_session
 from game.services.races import race_lobby_check
 from game.web.problems import problem
 
 
-@login_required
+def as_player_or_guest(view):
+    """The view plays as the account, else as the session's guest (made on the first visit,
+    at most GUESTS_PER_ADDRESS a window from one address: allauth's rate limit "guest")."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, request.user, *args, **kwargs)
+        guest = guest_player(session=request.session)
+        if guest is None:
+            refused = consume_or_429(request, action="guest", limit_get=True)
+            if refused is not None:
+                return refused
+            guest = guest_for_session(session=request.session)
+        return view(request, guest, *args, **kwargs)
+
+    return wrapped
+
+
 def daily(request: HttpRequest) -> HttpResponse:
     """Today's daily deal: the player's first game of it is ranked, later ones practice.
 
     Opening it shows no card of a ranked game and starts no clock: a page that other sites can
-    open in a pop-up must not start anyone's clock. The player's Start does (game_start)."""
+    open in a pop-up must not start anyone's clock. The player's Start does (game_start).
+    A visitor without an account is asked to sign up or log in, or to play a fresh deal."""
+    if not request.user.is_authenticated:
+        return render(request, "game/daily_guest.html")
     return _board(request, services.game_daily_open(player=request.user))
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
-def new(request: HttpRequest) -> HttpResponse:
+@as_player_or_guest
+def new(request: HttpRequest, player) -> HttpResponse:
     """A fresh random deal; a POST with `ending` first ends that unfinished game."""
     ending = request.POST.get("ending") if request.method == "POST" else None
     if ending is not None and not ending.isdigit():
         return problem(request, 400, _("No such game"), _("“ending” must be a game number."))
     try:
-        code = services.game_new(player=request.user, ending_game_id=ending and int(ending))
+        code = services.game_new(player=player, ending_game_id=ending and int(ending))
     except GameError as error:
         return problem(request, 403, _("Not your game"), error.message)
     return redirect("play", code=code)
 
 
-@login_required
-def play(request: HttpRequest, code: str) -> HttpResponse:
+@as_player_or_guest
+def play(request: HttpRequest, player, code: str) -> HttpResponse:
     """Any deal by its code; a typed variant of a code redirects to the canonical one."""
     try:
-        race_lobby_check(player=request.user, code=code)
-        game = services.game_open(player=request.user, code=code)
+        race_lobby_check(player=player, code=code)
+        game = services.game_open(player=player, code=code)
     except RealtimeError as error:
         return problem(request, 403, _("You are waiting to race this deal"), error.message)
     except GameError as error:
@@ -56,6 +86,8 @@ def _board(request: HttpRequest, game: Game) -> HttpResponse:
     snapshot = services.game_snapshot(game=game)
     context = {
         **snapshot,
+        "guest": not request.user.is_authenticated,  # asked to sign up to keep the game
+        "guest_days": settings.SESSION_COOKIE_AGE // (24 * 3600),
         "code": game.code,
         "day": game.daily.date if game.daily_id else None,  # named on a ranked game's Start
         "ws_path": f"/ws/play/{game.code}/",

@@ -1,7 +1,9 @@
 """The site's pages (docs/protocol.md lists them); the play routes live in game.web.play."""
 
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.contrib.auth.decorators import login_required
+from django.urls import include, path
+from django.views.generic import RedirectView, TemplateView
 
 from game.web import (
     accounts,
@@ -21,23 +23,33 @@ data_urlpatterns = [
     path("accounts/delete/", privacy.delete, name="account_delete"),
 ]
 
+# allauth's pages under /accounts/, with ours first where the site keeps its own address or
+# behaviour: one view for each, whichever name reaches it.
 auth_urlpatterns = [
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/login/", accounts.LoginView.as_view(), name="account_login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),  # POST only
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="account_logout"),
+    path("accounts/signup/", accounts.SignupView.as_view(), name="signup"),
+    path("accounts/signup/", accounts.SignupView.as_view(), name="account_signup"),
     path(
         "accounts/password_change/",
         accounts.PasswordChangeView.as_view(),
         name="password_change",
     ),
     path(
+        "accounts/password/change/",
+        RedirectView.as_view(pattern_name="password_change"),
+        name="account_change_password",
+    ),
+    path(
         "accounts/password_change/done/",
-        auth_views.PasswordChangeDoneView.as_view(
-            template_name="accounts/password_change_done.html"
-        ),
+        login_required(TemplateView.as_view(template_name="accounts/password_change_done.html")),
         name="password_change_done",
     ),
-    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/email/", accounts.email, name="account_email"),
     path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/", include("allauth.account.urls")),
 ]
 
 urlpatterns = [

@@ -15,7 +15,7 @@ ANSWER_TIMEOUT_MS = 15_000
 
 def log_in(page: Page, user: str, password: str) -> None:
     page.goto("/accounts/login/")
-    page.fill("input[name=username]", user)
+    page.fill("input[name=login]", user)
     page.fill("input[name=password]", password)
     page.locator("main form [type=submit]").click()
     page.wait_for_url(re.compile(r"^(?!.*/accounts/login/)"))

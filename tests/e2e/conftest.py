@@ -19,7 +19,9 @@ CREATE_USERS = f"""
 from django.contrib.auth import get_user_model
 from game.models import Profile
 for name in {USERS!r}:
-    user = get_user_model().objects.create_user(name, password={PASSWORD!r})
+    user = get_user_model().objects.create_user(
+        name, email=f"{{name}}@example.org", password={PASSWORD!r}
+    )
     Profile.objects.create(user=user, display_name=name.capitalize())
 """
 

@@ -389,10 +389,15 @@ def test_new_game_and_resign_ask_first_when_a_ranked_game_would_end(open_page):
     expect(page.locator("[data-action=undo]").first).to_be_disabled()
 
 
-def test_logging_out_in_another_tab_takes_the_board_to_the_login_page(open_page):
+def test_logging_out_in_another_tab_takes_the_board_off_the_account(open_page):
     code = deals.code_where(deals.playable, seed=22)
     board = open_page("fay", f"/play/{code}/")
+    board.tap("stock")
     other = board.page.context.new_page()
     other.goto("/")
     other.locator(".site-header form [type=submit]").click()
-    board.page.wait_for_url(re.compile(r"/accounts/login/\?next=/play/"))
+    # The board reloads: no longer the account's game, but a guest's fresh one of the deal.
+    expect(board.page.locator(".h2h-guest")).to_be_visible(timeout=8000)
+    board.wait_ready()
+    assert board.code == code and board.stat("moves") == "0"
+    expect(board.page.locator(".site-header")).to_contain_text("Log in")

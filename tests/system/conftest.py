@@ -23,6 +23,7 @@ PRODUCTION_ENV = {
     "H2H_SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789abcdef",
     "H2H_ALLOWED_HOSTS": "127.0.0.1,hearts.example.org",
     "H2H_DEAL_KEY": "a-private-deal-key-of-more-than-thirty-two-chars",
+    "H2H_EMAIL_URL": "smtp://h2h:secret@127.0.0.1:2525/?tls=True",
 }
 
 

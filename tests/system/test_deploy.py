@@ -156,7 +156,7 @@ def test_every_cookie_is_secure_httponly_and_samesite(production):
     assert_safe_cookie(csrf_cookie)
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
     csrf = csrf_cookie.split(";")[0]
-    body = f"username=deployer&password={PASSWORD}&csrfmiddlewaretoken={token}"
+    body = f"login=deployer&password={PASSWORD}&csrfmiddlewaretoken={token}"
     headers = {
         "Cookie": csrf,
         "Content-Type": "application/x-www-form-urlencoded",
@@ -213,9 +213,7 @@ UNSAFE = {"unset": None, "the public default": "public", "short": "k" * (MIN_KEY
 
 @pytest.mark.parametrize("kind", UNSAFE)
 @pytest.mark.parametrize("variable", PUBLIC_KEYS)
-def test_daphne_without_debug_refuses_to_start_on_a_key_anyone_could_know(
-    tmp_path, variable, kind
-):
+def test_daphne_without_debug_refuses_to_start_on_a_key_anyone_could_know(tmp_path, variable, kind):
     env = server_env(sqlite_path=str(tmp_path / "db.sqlite3"), **PRODUCTION)
     env.pop("H2H_DEBUG")
     env.pop(variable)

@@ -47,6 +47,29 @@ def test_several_workers_pass_with_the_redis_layer():
     assert outcome.returncode == 0, outcome.stderr
 
 
+def test_deploy_check_refuses_the_console_email_backend_without_debug():
+    outcome = run_deploy_check(without=("H2H_EMAIL_URL",))
+    assert outcome.returncode != 0
+    assert "h2h.E005" in outcome.stderr
+
+
+@override_settings(DEBUG=True, EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend")
+def test_the_console_email_backend_is_fine_in_development():
+    assert checks.check_email_leaves_the_server(None) == []
+
+
+def test_the_email_url_configures_smtp():
+    outcome = run_manage(
+        "shell",
+        "-c",
+        "from django.conf import settings as s; "
+        "print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_HOST_USER, s.EMAIL_USE_TLS)",
+    )
+    assert outcome.returncode == 0, outcome.stderr
+    expected = "django.core.mail.backends.smtp.EmailBackend 127.0.0.1 2525 h2h True"
+    assert outcome.stdout.strip().splitlines()[-1] == expected
+
+
 @override_settings(ALLOWED_HOSTS=["*"])
 def test_a_wildcard_allowed_host_is_an_error():
     assert [e.id for e in checks.check_allowed_hosts_are_named(None)] == ["h2h.E001"]

@@ -261,7 +261,7 @@ def test_a_spoofed_x_forwarded_for_does_not_reach_the_login_throttle(site):
             "Origin": f"https://127.0.0.1:{https_port}",
             "X-Forwarded-For": f"203.0.113.{attempt}",  # a new address claimed every time
         }
-        body = f"username=guess{attempt}&password=wrong&csrfmiddlewaretoken={token}"
+        body = f"login=guess{attempt}&password=wrong&csrfmiddlewaretoken={token}"
         return fetch(https_port, "/accounts/login/", method="POST", headers=headers, body=body)[0]
 
     # Each attempt names another user, so that only the address's count can run out.

@@ -182,8 +182,8 @@ def change_password(server: Server, sessionid: str) -> str:
     assert status == 200, status
     csrf = re.search(r"csrftoken=([^;]+)", cookies_set(headers)).group(1)
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
-    fields = {"old_password": PASSWORD, "new_password1": NEW_PASSWORD}
-    body = urlencode({**fields, "new_password2": NEW_PASSWORD, "csrfmiddlewaretoken": token})
+    fields = {"oldpassword": PASSWORD, "password1": NEW_PASSWORD}
+    body = urlencode({**fields, "password2": NEW_PASSWORD, "csrfmiddlewaretoken": token})
     cookies = f"sessionid={sessionid}; csrftoken={csrf}"
     status, headers, _ = page(server, "POST", path, cookies, body)
     assert status == 302, status

@@ -23,11 +23,18 @@ PUBLIC_PAGES = [
     f"/leaderboard/deal/{CODE}/",
     "/leaderboard/all-time/",
     "/players/Ann/",
+    "/daily/",  # for a visitor: sign up or log in to play it ranked, or play a fresh deal
+]
+ENTRANCE_PAGES = [
     "/accounts/login/",
     "/accounts/signup/",
+    "/accounts/password/reset/",
+    "/accounts/password/reset/done/",
+    "/accounts/password/reset/key/1-bad-key/",
 ]
 ACCOUNT_PAGES = [
     "/accounts/profile/",
+    "/accounts/email/",
     "/accounts/password_change/",
     "/accounts/password_change/done/",
 ]
@@ -58,13 +65,20 @@ def assert_site_page(response):
     return content
 
 
-@pytest.mark.parametrize("url", PUBLIC_PAGES)
+@pytest.mark.parametrize("url", PUBLIC_PAGES + ENTRANCE_PAGES)
 def test_public_pages_render_for_anonymous_visitors(client, url):
-    content = assert_site_page(client.get(url))
-    assert 'href="/accounts/login/' in content and 'href="/accounts/signup/"' in content
+    content = assert_site_page(client.get(url, follow=True))
+    assert 'href="/accounts/login/' in content and 'href="/accounts/signup/' in content
 
 
-@pytest.mark.parametrize("url", PUBLIC_PAGES + ACCOUNT_PAGES)
+@pytest.mark.parametrize("url", ["/accounts/login/", "/accounts/signup/"])
+def test_a_logged_in_player_is_sent_home_from_the_login_and_sign_up_pages(client, site, url):
+    client.force_login(site)
+    response = client.get(url)
+    assert response.status_code == 302 and response.url == "/"
+
+
+@pytest.mark.parametrize("url", [u for u in PUBLIC_PAGES if u != "/daily/"] + ACCOUNT_PAGES)
 def test_every_page_renders_for_a_logged_in_player(client, site, url):
     client.force_login(site)
     content = assert_site_page(client.get(url))
