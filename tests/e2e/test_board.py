@@ -375,7 +375,7 @@ def test_new_game_and_resign_ask_first_when_a_ranked_game_would_end(open_page):
     expect(confirm).to_be_visible()
     confirm.locator("[value=no]").click()
     expect(confirm).to_be_hidden()
-    page.locator("[data-action=resign]").click()
+    page.locator(".h2h-controls [data-action=resign]").click()
     expect(confirm).to_be_visible()
     confirm.locator("[value=no]").click()
     page.locator(".h2h-controls [type=submit]").click()
@@ -383,7 +383,7 @@ def test_new_game_and_resign_ask_first_when_a_ranked_game_would_end(open_page):
     page.wait_for_url(re.compile(r"/play/HH1-N-[A-Z]{7}/$"))
     board.open(f"/play/{deals.code_where(deals.playable, seed=21)}/")  # a fresh deal may be stuck
     before = board.frames()
-    page.locator("[data-action=resign]").click()  # not ranked: no question
+    page.locator(".h2h-controls [data-action=resign]").click()  # not ranked: no question
     board.answered(before)
     expect(page.locator("#h2h-ended")).to_be_visible()
     expect(page.locator("[data-action=undo]").first).to_be_disabled()
