@@ -57,10 +57,11 @@ class Pace:
 class Gate:
     """Lets one kind of client run at a time, and counts the seconds it ran."""
 
-    def __init__(self, arrivals: asyncio.Semaphore) -> None:
+    def __init__(self, arrivals: asyncio.Semaphore, cpu_seconds) -> None:
         self.opened, self.done = asyncio.Event(), False
         self.busy, self.seconds, self.arrived = 0, 0.0, 0
-        self.arrivals = arrivals  # shared by both kinds: the first connects, a few at a time
+        self.arrivals = arrivals  # shared by every kind: the first connects, a few at a time
+        self.cpu_seconds, self.cpu = cpu_seconds, 0.0  # the servers' CPU time in this kind's turns
 
     async def admit(self, pace: Pace) -> bool:
         """Wait for this kind's turn; False once the run is over."""
@@ -78,13 +79,14 @@ class Gate:
             self.busy -= 1
 
     async def run_for(self, seconds: float) -> None:
-        started = time.monotonic()
+        started, cpu = time.monotonic(), self.cpu_seconds()
         self.opened.set()
         await asyncio.sleep(seconds)
         self.opened.clear()
         while self.busy:  # let the requests in flight finish inside this turn
             await asyncio.sleep(0.001)
         self.seconds += time.monotonic() - started
+        self.cpu += self.cpu_seconds() - cpu
 
     def finish(self) -> None:
         self.done = True
@@ -174,7 +176,7 @@ def player_clients(server: Server, player: dict, number: int, profile: str, run)
 async def run_profile_phases(servers, players, profile: str, seconds: float) -> tuple:
     """Each kind of client in turn (echo, floor, play, echo, ...); its tally and seconds."""
     arrivals = asyncio.Semaphore(ARRIVING_AT_ONCE)
-    gates = {kind: Gate(arrivals) for kind in KINDS}
+    gates = {kind: Gate(arrivals, lambda: sum(s.cpu_seconds() for s in servers)) for kind in KINDS}
     tallies = {kind: Tally() for kind in KINDS}
     tasks = [
         client
@@ -197,7 +199,7 @@ async def run_profile_phases(servers, players, profile: str, seconds: float) -> 
     for failure in failures[:3]:
         print(f"client failed: {failure!r}", flush=True)
     tallies["play"].errors += len(failures)
-    return tallies, {kind: gate.seconds for kind, gate in gates.items()}
+    return tallies, {kind: (gate.seconds, gate.cpu) for kind, gate in gates.items()}
 
 
 def ratio(over: float, under: float) -> float | None:
@@ -207,7 +209,9 @@ def ratio(over: float, under: float) -> float | None:
 def summary(profile, players, servers, tallies, seconds, config) -> dict:
     p50 = {kind: percentile(tally.latencies_ms, 0.5) for kind, tally in tallies.items()}
     p99 = {kind: percentile(tally.latencies_ms, 0.99) for kind, tally in tallies.items()}
-    per_s = {kind: len(tallies[kind].latencies_ms) / seconds[kind] for kind in KINDS}
+    counts = {kind: max(1, len(tallies[kind].latencies_ms)) for kind in KINDS}
+    per_s = {kind: len(tallies[kind].latencies_ms) / seconds[kind][0] for kind in KINDS}
+    cpu_ms = {kind: 1000 * seconds[kind][1] / counts[kind] for kind in KINDS}
     return {
         "profile": profile,
         "players": len(players),
@@ -226,6 +230,10 @@ def summary(profile, players, servers, tallies, seconds, config) -> dict:
         "echo_per_s": round(per_s["echo"], 1),
         "floor_per_s": round(per_s["floor"], 1),
         "throughput_ratio": ratio(per_s["play"], per_s["echo"]),
+        "tap_cpu_ms": round(cpu_ms["play"], 3),
+        "echo_cpu_ms": round(cpu_ms["echo"], 3),
+        "floor_cpu_ms": round(cpu_ms["floor"], 3),
+        "cpu_ratio": ratio(cpu_ms["play"], cpu_ms["echo"]),
         "rss_mb": round(sum(server.rss_mb() for server in servers), 1),
         "errors": sum(tally.errors for tally in tallies.values()),
         **config,
@@ -278,7 +286,7 @@ async def tap_a_while(socket, number: int, taps: int) -> int:
     return errors
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30)
@@ -288,9 +296,11 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--open-games", type=int, default=0, help="instead: N open games' RSS")
     parser.add_argument("--taps-each", type=int, default=30, help="with --open-games")
-    args = parser.parse_args()
+    return parser.parse_args()
 
-    workdir = Path(tempfile.mkdtemp(prefix="h2h-load-"))
+
+def prepared(args: argparse.Namespace, workdir: Path) -> tuple[dict, list[dict]]:
+    """The servers' environment, on a migrated empty database with the players signed up."""
     env = server_env(
         sqlite_path=str(workdir / "load.sqlite3"),
         database_url=args.database_url,
@@ -303,7 +313,12 @@ def main() -> None:
     if args.database_url:
         fresh_database(args.database_url)  # every run starts from the same empty database
     manage(env, "migrate", "--noinput")
-    players = make_players(env, args.open_games or args.players)
+    return env, make_players(env, args.open_games or args.players)
+
+
+def main() -> None:
+    args, workdir = arguments(), Path(tempfile.mkdtemp(prefix="h2h-load-"))
+    env, players = prepared(args, workdir)
     config = {
         "database": "postgresql" if args.database_url else "sqlite",
         "channel_layer": "redis" if args.redis_url else "in-memory",
