@@ -15,10 +15,12 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable
 from types import SimpleNamespace
 
+import orjson
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
+from channels.sessions import InstanceSessionWrapper
 from django.utils import translation
 from django.utils.functional import empty
 
@@ -145,6 +147,7 @@ class Socket(AsyncJsonWebsocketConsumer):
         # message, a tenth of a tap's time at saturation. Here one loop per source reads it
         # for the socket's whole life; the handlers still run one at a time.
         self.scope, self.base_send, sources = scope, send, [receive]
+        self.send_frame = _beneath_session(send)
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         if self.channel_layer is not None:
             self.channel_name = await self.channel_layer.new_channel()
@@ -219,9 +222,10 @@ class Socket(AsyncJsonWebsocketConsumer):
         opened_in = getattr(self.scope.get("session"), "session_key", None)
         return getattr(self, "renamed_session", opened_in)
 
-    @classmethod
-    async def encode_json(cls, content: dict) -> str:
-        return _encode(content)
+    async def send_json(self, content: dict, close: bool | int = False) -> None:
+        await self.send_frame({"type": "websocket.send", "text": _encode(content)})
+        if close:
+            await self.close(close)
 
 
 async def _dispatch_each(sources: list, dispatch) -> None:
@@ -244,18 +248,29 @@ async def _dispatch_each(sources: list, dispatch) -> None:
         await asyncio.gather(*readers, return_exceptions=True)
 
 
+def _beneath_session(send):
+    """The send beneath Channels' session wrapper, for frames: the wrapper saves a changed
+    session on an HTTP response only, and for a frame just reads the session twice."""
+    wrapper = getattr(send, "__self__", None)
+    return wrapper.real_send if isinstance(wrapper, InstanceSessionWrapper) else send
+
+
 def _unwrapped(user):
     """The user behind Channels' lazy object: each attribute read through it costs a call."""
     wrapped = getattr(user, "_wrapped", empty)
     return user if wrapped is empty else wrapped
 
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"))  # compact: an eighth smaller than the default
 _CARDS = {
-    (rank, free): _ENCODER.encode({"rank": rank, "free": free})
+    (rank, free): orjson.dumps({"rank": rank, "free": free}).decode()
     for rank in range(1, 14)
     for free in (True, False)
 }
+
+
+def _dumps(content: dict) -> str:
+    """Compact JSON (an eighth smaller than json's default), by orjson: a fifth of the time."""
+    return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _encode(content: dict) -> str:
@@ -267,6 +282,6 @@ def _encode(content: dict) -> str:
             "null" if c is None else _CARDS[c["rank"], c["free"]] for c in view["heart"]
         )
     except (KeyError, TypeError):
-        return _ENCODER.encode(content)
-    text = _ENCODER.encode({**content, "view": {**view, "heart": None}})
+        return _dumps(content)
+    text = _dumps({**content, "view": {**view, "heart": None}})
     return text.replace('"heart":null', f'"heart":[{cards}]', 1)  # the first: the view's own
