@@ -232,10 +232,10 @@ class ResultFlag(models.Model):
     created_at = models.DateTimeField()
 
     class Meta:
-        ordering = ["-created_at", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["result", "reason"], name="one_flag_per_reason")
         ]
+        ordering = ["-created_at", "pk"]
 
     def __str__(self) -> str:
         return f"{self.reason} on result {self.result_id}"

@@ -14,12 +14,14 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from game.sockets.login import login_stack  # noqa: E402
 from game.sockets.routing import websocket_urlpatterns  # noqa: E402
+from h2h_site.operations import keep_probes_out_of_the_access_log  # noqa: E402
 from h2h_site.security import (  # noqa: E402
     SameOriginWebsocket,
     close_failed_websockets_with_their_code,
 )
 
 close_failed_websockets_with_their_code()
+keep_probes_out_of_the_access_log()
 
 
 def site_application(routes: list) -> ProtocolTypeRouter:

@@ -5,6 +5,7 @@ unless H2H_SECRET_KEY and H2H_DEAL_KEY are private and long; production also nam
 H2H_ALLOWED_HOSTS. docs/deployment.md lists them all.
 """
 
+import ipaddress
 import os
 from pathlib import Path
 
@@ -92,6 +93,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # /healthz, /readyz, /metrics: before host validation, sessions and the rest (its module).
+    "h2h_site.operations.ProbesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -266,6 +269,16 @@ STORAGES = {
 
 # How many server processes share this deployment: the in-memory channel layer cannot span them.
 WORKERS = int(os.environ.get("H2H_WORKERS", "1"))
+
+# The operator's probes (h2h_site.operations): a load balancer checks them over plain http.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
+# Who may read /metrics: these addresses or networks as the TCP peer, or the bearer token.
+# A bad entry stops the start (ValueError) rather than shutting the scraper out later.
+METRICS_ALLOW = tuple(
+    ipaddress.ip_network(entry, strict=False)
+    for entry in env_list("H2H_METRICS_ALLOW", "127.0.0.1,::1")
+)
+METRICS_TOKEN = os.environ.get("H2H_METRICS_TOKEN", "")
 
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -20,6 +20,7 @@ LAYERS = {
     "game.display_names": (1, "models"),
     "game.fairplay": (1, "models"),
     "game.ranking": (1, "models"),
+    "game.metrics": (1, "models"),  # counted by every layer above (prometheus-client only)
     "game.storage": (2, "storage"),
     "game.services": (3, "services"),
     "game.selectors": (3, "selectors"),

@@ -1,51 +1,35 @@
 """Every channel-layer group name (docs/protocol.md, "Groups"): services publish to them and
 sockets join them, so both read the names from here.
+
+>>> game_group(game_id=7), player_group(player_id=7), spectator_group(player_id=7)
+('game.7', 'player.7', 'spectator.7')
+>>> board_group("daily:2025-01-01"), board_group("all-time"), race_group("K7P2QX")
+('board.daily.2025-01-01', 'board.all-time', 'race.K7P2QX')
 """
 
 PRESENCE = "presence"  # pages that show "N playing now"
 
 
 def game_group(*, game_id: int) -> str:
-    """The group of one game: its player's tabs, its spectators and the race rooms that follow
-    it all listen there.
-
-    >>> game_group(game_id=7)
-    'game.7'
-    """
+    """One game: its player's tabs, its spectators and the race rooms that follow it."""
     return f"game.{game_id}"
 
 
 def player_group(*, player_id: int) -> str:
-    """The group of one player's logged-in sockets: a session that ends closes its own.
-
-    >>> player_group(player_id=7)
-    'player.7'
-    """
+    """One player's logged-in sockets: a session that ends closes its own."""
     return f"player.{player_id}"
 
 
 def board_group(board: str) -> str:
-    """The group of one live leaderboard.
-
-    >>> board_group("daily:2025-01-01"), board_group("all-time")
-    ('board.daily.2025-01-01', 'board.all-time')
-    """
+    """One live leaderboard."""
     return "board." + board.replace(":", ".")
 
 
 def race_group(room: str) -> str:
-    """The group of one race room: its racers' and onlookers' room sockets.
-
-    >>> race_group("K7P2QX")
-    'race.K7P2QX'
-    """
+    """One race room: its racers' and onlookers' room sockets."""
     return f"race.{room}"
 
 
 def spectator_group(*, player_id: int) -> str:
-    """The group of one logged-in player's watch sockets: opening a deal closes those on it.
-
-    >>> spectator_group(player_id=7)
-    'spectator.7'
-    """
+    """One logged-in player's watch sockets: opening a deal closes those on it."""
     return f"spectator.{player_id}"

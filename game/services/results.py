@@ -4,10 +4,12 @@ from datetime import datetime, timedelta
 from functools import reduce
 from operator import or_
 
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from game import engine, fairplay
+from game.metrics import RESULT_FLAGS, RESULTS
 from game.models import Game, Result, ResultFlag
 from game.ranking import RANK_ORDER
 from game.services.boards import board_result_recorded
@@ -33,6 +35,7 @@ def result_create(*, game: Game, state: engine.State, status: str, at: datetime)
         duration_ms=duration_ms(game.started_at, at),
         finished_at=at,
     )
+    transaction.on_commit(RESULTS.labels(status).inc)
     result_flag(result=result)  # one read of the log just written: cheap enough to stay here
     # Inside the result's transaction: versions bump now, the boards and a race hear of it
     # once this commits.
@@ -54,6 +57,8 @@ def result_flag(*, result: Result) -> list[fairplay.Flag]:
         for flag in found
     ]
     ResultFlag.objects.bulk_create(rows, ignore_conflicts=True)
+    for flag in found:
+        transaction.on_commit(RESULT_FLAGS.labels(flag.reason).inc)
     return found
 
 

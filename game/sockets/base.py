@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import time
 from collections import defaultdict
 from collections.abc import Callable, Hashable
 from types import SimpleNamespace
@@ -24,6 +25,7 @@ from channels.sessions import InstanceSessionWrapper
 from django.utils import translation
 from django.utils.functional import empty
 
+from game.metrics import socket_meters
 from game.services import GameError
 from game.services.groups import player_group
 from game.sockets.ratelimit import FrameLimiter, Verdict
@@ -97,14 +99,17 @@ class SocketCount:
 
 
 class Socket(AsyncJsonWebsocketConsumer):
-    """A JSON socket of the site. A subclass gives `frame_limiter` and `counted_in`, and
-    handles each admitted frame in `receive_frame`; `connect` accepts or refuses."""
+    """A JSON socket of the site. A subclass gives its `kind`, `frame_limiter` and
+    `counted_in`, and handles each admitted frame in `receive_frame`; `connect` accepts or
+    refuses."""
 
+    kind = "socket"  # its label in the metrics (game.metrics): play, boards, watch, race
     numbered = False  # True: frames carry a `seq` (`seq_of`), which error frames echo
     login_required = False  # True: an anonymous socket is refused with CLOSE_LOGIN_REQUIRED
     closes_on_logout = True  # a logged-in socket joins its player's group (game.services.sessions)
     frame_error: type[GameError] = GameError  # its `bad_frame` says what this socket wants
     counted: tuple[SocketCount, Hashable] | None = None
+    received_at: float | None = None  # while a frame awaits its reply: when it came
 
     def frame_limiter(self) -> FrameLimiter:
         """This socket's token bucket (game.sockets.ratelimit)."""
@@ -124,6 +129,7 @@ class Socket(AsyncJsonWebsocketConsumer):
 
     async def websocket_connect(self, message: dict) -> None:
         self.language = socket_language(self.scope)
+        self.meters = socket_meters(self.kind)
         self.user = _unwrapped(self.scope["user"])
         self.limiter = self.frame_limiter()
         if self.login_required and not self.user.is_authenticated:
@@ -132,6 +138,7 @@ class Socket(AsyncJsonWebsocketConsumer):
         if not count.add(key=key, channel=self.channel_name):
             return await self.refuse(GameError("too_many_sockets"), CLOSE_TOO_MANY_SOCKETS)
         self.counted = count, key
+        self.meters.open.inc()
         if self.closes_on_logout and self.user.is_authenticated:
             self.groups.append(player_group(player_id=self.user.pk))  # joined before connect
         await super().websocket_connect(message)
@@ -140,6 +147,7 @@ class Socket(AsyncJsonWebsocketConsumer):
         if self.counted is not None:
             count, key = self.counted
             count.discard(key=key, channel=self.channel_name)
+            self.meters.open.dec()
         await super().websocket_disconnect(message)  # leaves self.groups, then disconnect()
 
     async def __call__(self, scope: dict, receive, send) -> None:
@@ -171,7 +179,7 @@ class Socket(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None) -> None:
         # Decoded here, not by the JSON consumer, so malformed JSON gets an error frame
         # instead of an exception that closes the socket with 1011.
-        seq = None
+        seq, self.received_at = None, time.perf_counter()
         try:
             verdict = self.limiter.take()
             if verdict is Verdict.CLOSE:
@@ -185,10 +193,19 @@ class Socket(AsyncJsonWebsocketConsumer):
             await self.send_json(self.error_frame(error, seq))
             if error.code == "flooding":
                 await self.close(code=CLOSE_FLOODING)
+        finally:
+            self.received_at = None  # a frame answered by nothing times no later frame
+
+    async def send_json(self, content: dict, close: bool = False) -> None:
+        await super().send_json(content, close=close)
+        if self.received_at is not None:  # the reply to the frame being handled
+            self.meters.reply_seconds.observe(time.perf_counter() - self.received_at)
+            self.received_at = None
 
     def error_frame(self, error: GameError, seq: int | None = None) -> dict:
         """The one error frame: a stable code and text in the socket's language; a numbered
         socket's echoes the frame's seq (None: it had no valid one)."""
+        self.meters.error_frame(error.code)
         frame = {"type": "error", "seq": seq} if self.numbered else {"type": "error"}
         with translation.override(self.language):
             return frame | {"error": error.code, "message": error.message}

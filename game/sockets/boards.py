@@ -21,6 +21,7 @@ class BoardConsumer(RealtimeConsumer):
     ({"type": "sync"}) when it sees a gap. Channels leaves `self.groups` on disconnect.
     """
 
+    kind = "boards"
     frames = {"sync": "resync"}
     closes_on_logout = False  # the boards are public: a board stays open when its session ends
 

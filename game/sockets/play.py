@@ -14,6 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from game import engine, services
+from game.metrics import play_event
 from game.services import GameError
 from game.services.presence import play_opened, socket_closed
 from game.services.races import race_lobby_check
@@ -37,6 +38,7 @@ play_sockets = SocketCount(lambda: settings.SOCKETS_PER_PLAYER)
 class PlayConsumer(Socket):
     """One socket on one player's game of one code: /ws/play/<CODE>/."""
 
+    kind = "play"
     numbered = True
     login_required = True
 
@@ -80,6 +82,7 @@ class PlayConsumer(Socket):
             raise GameError("duplicate_seq")
         self.last_seq = seq
         reply = await self._act(frame, seq)
+        play_event(reply.event)
         self.selected = reply.state.selected
         await self.send_json(self._state_frame(seq, reply))
         await services.live_publish(self.live, reply, origin=self.channel_name)

@@ -24,6 +24,7 @@ class RaceConsumer(RealtimeConsumer):
     to get there does it, on whatever process it runs; the others find them made).
     """
 
+    kind = "race"
     frames = {"join": "join", "leave": "leave", "ready": "ready", "sync": "send_room"}
 
     async def connect(self) -> None:

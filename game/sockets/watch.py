@@ -18,6 +18,7 @@ class WatchConsumer(RealtimeConsumer):
     (game.services.spectators), whichever process serves the socket.
     """
 
+    kind = "watch"
     frames = {"sync": "send_snapshot"}
 
     async def connect(self) -> None:

@@ -29,6 +29,7 @@ from asgiref.sync import sync_to_async
 from django.db import DatabaseError, connection, connections
 from django.utils import timezone
 
+from game.metrics import DB_BATCH_MOVES, DB_COMMIT_SECONDS
 from game.storage.appends import Append, appends_checkpoint, appends_store
 
 IDLE_CLOSE_S = 1.0
@@ -140,6 +141,7 @@ async def _commit_waiting(waiting: _Waiting) -> None:
         while waiting.moves:
             batch = waiting.moves[:MAX_BATCH]
             del waiting.moves[:MAX_BATCH]
+            DB_BATCH_MOVES.observe(len(batch))
             try:
                 movers = _movers()
                 stored = await loop.run_in_executor(movers, _store, [m for m, _ in batch])
@@ -163,7 +165,8 @@ def _settle(batch, *, stored=None, error=None) -> None:
 
 
 def _store(moves: list[Append]) -> list[bool]:
-    return appends_store(appends=moves, at=timezone.now(), checkpoints=False)
+    with DB_COMMIT_SECONDS.time():
+        return appends_store(appends=moves, at=timezone.now(), checkpoints=False)
 
 
 _checkpointed = [0.0]

@@ -1,0 +1,68 @@
+"""What a server process counts for its operator, served at /metrics (h2h_site.operations).
+
+Every metric lives in prometheus-client's default registry, so /metrics also shows the
+process's own (memory, CPU, open files, the collector). Each daphne process counts for itself
+and serves its own counts: a scraper scrapes every process (docs/deployment.md, "Metrics").
+
+The tap path moves these with a counter's or a histogram's own update and nothing else: the
+children of each label set are looked up once (per socket kind, per event), not per frame.
+docs/protocol.md, "Operations", lists every metric.
+"""
+
+from functools import cache
+from typing import NamedTuple
+
+from prometheus_client import Counter, Gauge, Histogram
+
+# Seconds from a frame's arrival to its reply: a tap answered from memory takes well under a
+# millisecond, one that waits for a group commit a few; the top buckets are the stalls.
+REPLY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+COMMIT_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0)
+BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 200)  # up to game.storage.dbthread.MAX_BATCH
+
+OPEN_SOCKETS = Gauge("h2h_open_sockets", "Websockets open on this process", ["socket"])
+REPLY_SECONDS = Histogram(
+    "h2h_reply_seconds",
+    "From a frame received to its reply sent, by socket kind",
+    ["socket"],
+    buckets=REPLY_BUCKETS,
+)
+ERROR_FRAMES = Counter("h2h_error_frames", "Error frames sent, by their code", ["socket", "code"])
+PLAY_EVENTS = Counter(
+    "h2h_play_events", "What each play frame did (a tap's event, start, undo, ...)", ["event"]
+)
+DB_BATCH_MOVES = Histogram(
+    "h2h_db_batch_moves", "Moves stored by one group commit", buckets=BATCH_BUCKETS
+)
+DB_COMMIT_SECONDS = Histogram(
+    "h2h_db_commit_seconds", "One group commit of moves in the database", buckets=COMMIT_BUCKETS
+)
+RESULTS = Counter("h2h_results", "Results stored, by how the game ended", ["status"])
+RESULT_FLAGS = Counter("h2h_result_flags", "Results flagged for review, by reason", ["reason"])
+
+
+class SocketMeters(NamedTuple):
+    """One socket kind's metrics, its label already applied."""
+
+    kind: str
+    open: Gauge
+    reply_seconds: Histogram
+
+    def error_frame(self, code: str) -> None:
+        ERROR_FRAMES.labels(self.kind, code).inc()
+
+
+@cache
+def socket_meters(kind: str) -> SocketMeters:
+    """The metrics of the sockets of `kind` (play, boards, watch, race)."""
+    return SocketMeters(kind, OPEN_SOCKETS.labels(kind), REPLY_SECONDS.labels(kind))
+
+
+@cache
+def _play_event(event: str) -> Counter:
+    return PLAY_EVENTS.labels(event)
+
+
+def play_event(event: str) -> None:
+    """Count what one play frame did; the events are the server's own few names."""
+    _play_event(event).inc()
