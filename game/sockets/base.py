@@ -196,11 +196,13 @@ class Socket(AsyncJsonWebsocketConsumer):
         finally:
             self.received_at = None  # a frame answered by nothing times no later frame
 
-    async def send_json(self, content: dict, close: bool = False) -> None:
-        await super().send_json(content, close=close)
+    async def send_json(self, content: dict, close: bool | int = False) -> None:
+        await self.send_frame({"type": "websocket.send", "text": _encode(content)})
         if self.received_at is not None:  # the reply to the frame being handled
             self.meters.reply_seconds.observe(time.perf_counter() - self.received_at)
             self.received_at = None
+        if close:
+            await self.close(close)
 
     def error_frame(self, error: GameError, seq: int | None = None) -> dict:
         """The one error frame: a stable code and text in the socket's language; a numbered
@@ -238,11 +240,6 @@ class Socket(AsyncJsonWebsocketConsumer):
         """The key of the session the socket opened in, or the one it was renamed to since."""
         opened_in = getattr(self.scope.get("session"), "session_key", None)
         return getattr(self, "renamed_session", opened_in)
-
-    async def send_json(self, content: dict, close: bool | int = False) -> None:
-        await self.send_frame({"type": "websocket.send", "text": _encode(content)})
-        if close:
-            await self.close(close)
 
 
 async def _dispatch_each(sources: list, dispatch) -> None:
