@@ -1,13 +1,14 @@
-"""Load benchmark: real games over websockets against the platform's own limit, a bare echo.
+"""Load benchmark: real games over websockets against two references in the same process.
 
     python -m bench.load [--players 200] [--seconds 30] [--profile human|saturation|both]
     python -m bench.load --open-games 1000          # resident memory with 1,000 games open
 
 It starts daphne on 127.0.0.1 with a fresh SQLite file (or PostgreSQL and Redis with
 --database-url/--redis-url, and --processes 2), signs up the players, then for each profile
-runs the same clients at the same pace against the echo consumer and playing games, and
-prints one JSON object per profile. The two kinds of client take turns in slices of about
-SLICE_S seconds (echo, play, echo, play, ...), so a busy machine slows both alike; each
+runs the same clients at the same pace against the two echoes of bench.echo (a Channels
+consumer: the platform's limit; a bare ASGI application: the floor) and playing games, and
+prints one JSON object per profile. The three kinds of client take turns in slices of about
+SLICE_S seconds (echo, floor, play, echo, ...), so a busy machine slows them alike; each
 client's socket stays open across the turns, and the first game of each player is opened
 before the clock starts, as the echo sockets are. The server runs with the per-socket
 flood limit off (H2H_TAP_RATE=0): saturation measures capacity, not the limit.
@@ -33,7 +34,8 @@ from game.engine import random_code
 HUMAN_PAUSE_S = (0.25, 0.75)  # 500 ms ± 50 %
 SLICE_S = 5.0
 ARRIVING_AT_ONCE = 16  # sockets opening together before the clock starts: people trickle in
-ECHO_AND_SITE = "bench.echo:application"  # the site with the echo route added
+ECHO_AND_SITE = "bench.echo:application"  # the site with both echoes added
+KINDS = ("echo", "floor", "play")  # the order they take turns in
 
 
 @dataclass
@@ -55,10 +57,11 @@ class Pace:
 class Gate:
     """Lets one kind of client run at a time, and counts the seconds it ran."""
 
-    def __init__(self, arrivals: asyncio.Semaphore) -> None:
+    def __init__(self, arrivals: asyncio.Semaphore, cpu_seconds) -> None:
         self.opened, self.done = asyncio.Event(), False
         self.busy, self.seconds, self.arrived = 0, 0.0, 0
-        self.arrivals = arrivals  # shared by both kinds: the first connects, a few at a time
+        self.arrivals = arrivals  # shared by every kind: the first connects, a few at a time
+        self.cpu_seconds, self.cpu = cpu_seconds, 0.0  # the servers' CPU time in this kind's turns
 
     async def admit(self, pace: Pace) -> bool:
         """Wait for this kind's turn; False once the run is over."""
@@ -76,13 +79,14 @@ class Gate:
             self.busy -= 1
 
     async def run_for(self, seconds: float) -> None:
-        started = time.monotonic()
+        started, cpu = time.monotonic(), self.cpu_seconds()
         self.opened.set()
         await asyncio.sleep(seconds)
         self.opened.clear()
         while self.busy:  # let the requests in flight finish inside this turn
             await asyncio.sleep(0.001)
         self.seconds += time.monotonic() - started
+        self.cpu += self.cpu_seconds() - cpu
 
     def finish(self) -> None:
         self.done = True
@@ -150,20 +154,37 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
 
 
+# The two references, by kind (bench.echo serves them; not imported here: it sets Django up).
+ECHOES = {"echo": "/ws/echo/", "floor": "/ws/floor/"}
+
+
+def player_clients(server: Server, player: dict, number: int, profile: str, run) -> list:
+    """One player's clients: a socket on each echo, and games one after another."""
+    headers = {"Cookie": f"sessionid={player['sessionid']}", "Origin": server.origin}
+    gates, tallies = run
+
+    def pace() -> Pace:
+        return Pace(profile, random.Random(number))  # the same pauses for every kind
+
+    clients = [
+        echo_client(server.ws_url(path), headers, pace(), gates[kind], tallies[kind])
+        for kind, path in ECHOES.items()
+    ]
+    return [*clients, play_client(server, headers, pace(), gates["play"], tallies["play"])]
+
+
 async def run_profile_phases(servers, players, profile: str, seconds: float) -> tuple:
+    """Each kind of client in turn (echo, floor, play, echo, ...); its tally and seconds."""
     arrivals = asyncio.Semaphore(ARRIVING_AT_ONCE)
-    gates, tasks = {"echo": Gate(arrivals), "play": Gate(arrivals)}, []
-    tallies = {"echo": Tally(), "play": Tally()}
-    for number, player in enumerate(players):
-        server = servers[number % len(servers)]
-        headers = {"Cookie": f"sessionid={player['sessionid']}", "Origin": server.origin}
-        echo_pace, play_pace = (
-            Pace(profile, random.Random(number)),
-            Pace(profile, random.Random(number)),
+    gates = {kind: Gate(arrivals, lambda: sum(s.cpu_seconds() for s in servers)) for kind in KINDS}
+    tallies = {kind: Tally() for kind in KINDS}
+    tasks = [
+        client
+        for number, player in enumerate(players)
+        for client in player_clients(
+            servers[number % len(servers)], player, number, profile, (gates, tallies)
         )
-        echo_url = server.ws_url("/ws/echo/")
-        tasks.append(echo_client(echo_url, headers, echo_pace, gates["echo"], tallies["echo"]))
-        tasks.append(play_client(server, headers, play_pace, gates["play"], tallies["play"]))
+    ]
     clients = asyncio.gather(*tasks, return_exceptions=True)
     deadline = time.monotonic() + 60
     while sum(gate.arrived for gate in gates.values()) < len(tasks) and time.monotonic() < deadline:
@@ -174,42 +195,55 @@ async def run_profile_phases(servers, players, profile: str, seconds: float) -> 
             await gate.run_for(seconds / slices)
     for gate in gates.values():
         gate.finish()
-    outcomes = await clients
-    failures = [outcome for outcome in outcomes if isinstance(outcome, Exception)]
+    failures = [outcome for outcome in await clients if isinstance(outcome, Exception)]
     for failure in failures[:3]:
         print(f"client failed: {failure!r}", flush=True)
     tallies["play"].errors += len(failures)
-    return tallies["echo"], gates["echo"].seconds, tallies["play"], gates["play"].seconds
+    return tallies, {kind: (gate.seconds, gate.cpu) for kind, gate in gates.items()}
 
 
-def summary(profile, players, servers, echo, echo_s, taps, taps_s, config) -> dict:
-    tap_p50, tap_p99 = percentile(taps.latencies_ms, 0.5), percentile(taps.latencies_ms, 0.99)
-    echo_p50, echo_p99 = percentile(echo.latencies_ms, 0.5), percentile(echo.latencies_ms, 0.99)
-    taps_per_s, echo_per_s = len(taps.latencies_ms) / taps_s, len(echo.latencies_ms) / echo_s
+def ratio(over: float, under: float) -> float | None:
+    return round(over / under, 2) if under else None
+
+
+def summary(profile, players, servers, tallies, seconds, config) -> dict:
+    p50 = {kind: percentile(tally.latencies_ms, 0.5) for kind, tally in tallies.items()}
+    p99 = {kind: percentile(tally.latencies_ms, 0.99) for kind, tally in tallies.items()}
+    counts = {kind: max(1, len(tallies[kind].latencies_ms)) for kind in KINDS}
+    per_s = {kind: len(tallies[kind].latencies_ms) / seconds[kind][0] for kind in KINDS}
+    cpu_ms = {kind: 1000 * seconds[kind][1] / counts[kind] for kind in KINDS}
     return {
         "profile": profile,
         "players": len(players),
-        "taps": len(taps.latencies_ms),
-        "games": taps.games,
-        "tap_p50_ms": round(tap_p50, 2),
-        "tap_p99_ms": round(tap_p99, 2),
-        "echo_p50_ms": round(echo_p50, 2),
-        "echo_p99_ms": round(echo_p99, 2),
-        "ratio_p50": round(tap_p50 / echo_p50, 2) if echo_p50 else None,
-        "ratio_p99": round(tap_p99 / echo_p99, 2) if echo_p99 else None,
-        "taps_per_s": round(taps_per_s, 1),
-        "echo_per_s": round(echo_per_s, 1),
-        "throughput_ratio": round(taps_per_s / echo_per_s, 2) if echo_per_s else None,
+        "taps": len(tallies["play"].latencies_ms),
+        "games": tallies["play"].games,
+        "tap_p50_ms": round(p50["play"], 2),
+        "tap_p99_ms": round(p99["play"], 2),
+        "echo_p50_ms": round(p50["echo"], 2),
+        "echo_p99_ms": round(p99["echo"], 2),
+        "floor_p50_ms": round(p50["floor"], 2),
+        "floor_p99_ms": round(p99["floor"], 2),
+        "ratio_p50": ratio(p50["play"], p50["echo"]),
+        "ratio_p99": ratio(p99["play"], p99["echo"]),
+        "floor_ratio_p50": ratio(p50["play"], p50["floor"]),
+        "taps_per_s": round(per_s["play"], 1),
+        "echo_per_s": round(per_s["echo"], 1),
+        "floor_per_s": round(per_s["floor"], 1),
+        "throughput_ratio": ratio(per_s["play"], per_s["echo"]),
+        "tap_cpu_ms": round(cpu_ms["play"], 3),
+        "echo_cpu_ms": round(cpu_ms["echo"], 3),
+        "floor_cpu_ms": round(cpu_ms["floor"], 3),
+        "cpu_ratio": ratio(cpu_ms["play"], cpu_ms["echo"]),
         "rss_mb": round(sum(server.rss_mb() for server in servers), 1),
-        "errors": taps.errors + echo.errors,
+        "errors": sum(tally.errors for tally in tallies.values()),
         **config,
         "load_average": round(os.getloadavg()[0], 2),  # others' work on this machine, 1 min
     }
 
 
 async def run_profile(servers, players, profile: str, seconds: float, config: dict) -> dict:
-    echo, echo_s, taps, taps_s = await run_profile_phases(servers, players, profile, seconds)
-    return summary(profile, players, servers, echo, echo_s, taps, taps_s, config)
+    tallies, seconds_run = await run_profile_phases(servers, players, profile, seconds)
+    return summary(profile, players, servers, tallies, seconds_run, config)
 
 
 async def open_games(servers, players, taps_each: int, config: dict) -> dict:
@@ -252,7 +286,7 @@ async def tap_a_while(socket, number: int, taps: int) -> int:
     return errors
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30)
@@ -262,9 +296,11 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--open-games", type=int, default=0, help="instead: N open games' RSS")
     parser.add_argument("--taps-each", type=int, default=30, help="with --open-games")
-    args = parser.parse_args()
+    return parser.parse_args()
 
-    workdir = Path(tempfile.mkdtemp(prefix="h2h-load-"))
+
+def prepared(args: argparse.Namespace, workdir: Path) -> tuple[dict, list[dict]]:
+    """The servers' environment, on a migrated empty database with the players signed up."""
     env = server_env(
         sqlite_path=str(workdir / "load.sqlite3"),
         database_url=args.database_url,
@@ -277,7 +313,12 @@ def main() -> None:
     if args.database_url:
         fresh_database(args.database_url)  # every run starts from the same empty database
     manage(env, "migrate", "--noinput")
-    players = make_players(env, args.open_games or args.players)
+    return env, make_players(env, args.open_games or args.players)
+
+
+def main() -> None:
+    args, workdir = arguments(), Path(tempfile.mkdtemp(prefix="h2h-load-"))
+    env, players = prepared(args, workdir)
     config = {
         "database": "postgresql" if args.database_url else "sqlite",
         "channel_layer": "redis" if args.redis_url else "in-memory",

@@ -164,6 +164,11 @@ class Server:
     def rss_mb(self) -> float:
         return psutil.Process(self.process.pid).memory_info().rss / 2**20
 
+    def cpu_seconds(self) -> float:
+        """The CPU time the server has used (user and system, every thread)."""
+        times = psutil.Process(self.process.pid).cpu_times()
+        return times.user + times.system
+
     def __enter__(self) -> "Server":
         return self.start()
 

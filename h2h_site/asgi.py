@@ -4,6 +4,7 @@ import gc
 import os
 
 from django.core.asgi import get_asgi_application
+from django.urls import get_resolver
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "h2h_site.settings")
 django_asgi_app = get_asgi_application()
@@ -34,6 +35,7 @@ application = site_application(websocket_urlpatterns)
 # What is loaded by now (Django, the apps, the routes) lives as long as the process. Frozen, it
 # stays out of the collector's full passes, which otherwise stopped every socket for ~100 ms
 # under load (docs/performance.md, "Load").
+get_resolver().reverse_dict  # noqa: B018  (imports the URLconf now, not in a game's last move)
 gc.collect()
 gc.freeze()
 # The collector keeps Python's default thresholds: raising them (50,000, 20, 10) shortened the

@@ -53,6 +53,18 @@ async def others_in_group(layer, group: str, origin: str) -> bool:
     return await connection.zcard(layer._group_key(group)) > 1
 
 
+async def anyone_in_group(layer, group: str) -> bool:
+    """True if `group` may have a member at all (a layer that cannot say: True; none: False)."""
+    if layer is None:
+        return False
+    if isinstance(layer, InMemoryChannelLayer):
+        return bool(layer.groups.get(group))
+    if not _counts_members(layer):
+        return True
+    connection = layer.connection(layer.consistent_hash(group))
+    return await connection.zcard(layer._group_key(group)) > 0
+
+
 def _counts_members(layer) -> bool:
     """channels_redis' RedisChannelLayer: groups are sorted sets we may count."""
     return all(hasattr(layer, name) for name in ("_group_key", "consistent_hash", "connection"))

@@ -8,13 +8,15 @@ one each, and a socket that closes before its row was written costs none. One he
 process refreshes all of its rows every HEARTBEAT_S; a row not refreshed for STALE_AFTER (its
 process died) stops counting and is swept by the next heartbeat anywhere. A change is
 published to the presence group (counts) or to the game's group (its watcher count) by the
-socket that made it, so nothing lingers after the last socket closes.
+socket that made it, so nothing lingers after the last socket closes; the counts are
+published only while someone listens to them (a board page counts afresh when it opens).
 """
 
 import asyncio
 import uuid
 from datetime import timedelta
 
+from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import QuerySet
 from django.urls import reverse
@@ -23,7 +25,7 @@ from django.utils import timezone
 from game.daily import daily_today
 from game.models import Presence
 from game.selectors.watching import racing_game_ids
-from game.services.audience import others_in_group
+from game.services.audience import anyone_in_group, others_in_group
 from game.services.groups import PRESENCE, game_group
 from game.services.publish import publish
 from game.storage.db import db
@@ -40,15 +42,14 @@ def presence_enter(*, channel: str, kind: str, user_id: int | None, game_id: int
     Presence.objects.update_or_create(channel=channel, defaults=defaults | _now())
 
 
-def presence_apply(*, entered: list[dict], left: list[str]) -> dict:
-    """Store the play sockets that came and went, in one transaction; then the new snapshot."""
+def presence_apply(*, entered: list[dict], left: list[str]) -> None:
+    """Store the play sockets that came and went, in one transaction."""
     with transaction.atomic():
         if left:
             Presence.objects.filter(channel__in=left).delete()
         if entered:
             rows = [Presence(**row) for row in entered]
             Presence.objects.bulk_create(rows, ignore_conflicts=True)  # a retried write
-    return presence_snapshot()
 
 
 def presence_leave(*, channel: str) -> None:
@@ -196,11 +197,15 @@ async def _send_presence() -> None:
     entered, left = _play_rows.take()
     seen = [row | _now() for row in entered]
     try:
-        snapshot = await db(presence_apply)(entered=seen, left=left)
+        await db(presence_apply)(entered=seen, left=left)
     except BaseException:
         _play_rows.give_back(entered, left)
         raise
-    await publish(PRESENCE, {"type": "presence.update", **snapshot})
+    # The snapshot (four queries) only for someone to hear it. Asked after the write: a board
+    # that starts listening later reads the rows written by now in its own first snapshot.
+    if await anyone_in_group(get_channel_layer(), PRESENCE):
+        snapshot = await db(presence_snapshot)()
+        await publish(PRESENCE, {"type": "presence.update", **snapshot})
 
 
 class _Coalesced:

@@ -18,6 +18,7 @@ sync_to_async (needed only for on_commit broadcasts, and a move's write has none
 """
 
 import asyncio
+import functools
 import queue
 import threading
 import time
@@ -90,6 +91,7 @@ _workers = Workers(_worker_count())
 _own_movers = Workers(_worker_count())
 
 
+@functools.cache  # asked on every move: reading the connection's settings costs a lookup
 def _movers() -> Workers:
     """Moves get workers of their own, so a socket's connect queries never hold a move up; not
     on an in-memory test database, whose shared cache locks whole tables between connections."""

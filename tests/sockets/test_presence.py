@@ -1,6 +1,8 @@
 """Presence: "N playing now" counts open play sockets in the database, so every process agrees;
 the home page and today's board hear it change; a dead process's rows stop counting."""
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
@@ -36,6 +38,23 @@ async def test_the_home_page_hears_players_come_and_go(player_cookie, rival_cook
     assert counts[-1] == 1
     await bea.disconnect()
     assert await playing_count(home) == 0
+    await home.disconnect()
+
+
+async def test_the_counts_are_made_only_for_someone_to_hear_them(player_cookie, monkeypatch):
+    made, snapshot = [], presence.presence_snapshot
+    monkeypatch.setattr(presence, "presence_snapshot", lambda: made.append(1) or snapshot())
+    ann = await open_socket(h2h_site.asgi.application, CODE, player_cookie)
+    for _ in range(200):  # the row is written after the socket's first frame
+        if await database_sync_to_async(Presence.objects.count)():
+            break
+        await asyncio.sleep(0.01)
+    assert made == []  # written, and nobody listens: no counts
+    home = await connect("/ws/live/home/")
+    assert await playing_count(home) == 1  # a board counts afresh when it opens
+    await ann.disconnect()
+    assert await playing_count(home) == 0  # now someone listens: counted and heard
+    assert len(made) == 2
     await home.disconnect()
 
 
@@ -127,9 +146,9 @@ def test_sockets_that_came_and_went_are_written_in_one_go(player, rival, db):
     presence.presence_enter(channel="old", kind="play", user_id=rival.pk, game_id=other.pk)
     row = {"process": presence.PROCESS, "kind": "play", "seen_at": timezone.now()}
     entered = [row | {"channel": "new", "user_id": player.pk, "game_id": game.pk}]
-    snapshot = presence.presence_apply(entered=entered, left=["old"])
+    presence.presence_apply(entered=entered, left=["old"])
     assert list(Presence.objects.values_list("channel", flat=True)) == ["new"]
-    assert snapshot["playing"] == 1
+    assert presence.presence_snapshot()["playing"] == 1
     presence.presence_apply(entered=entered, left=[])  # written twice: still one row
     assert Presence.objects.count() == 1
 
