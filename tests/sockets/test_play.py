@@ -13,6 +13,7 @@ import h2h_site.asgi
 from game import engine, services
 from game.models import Game, RaceRoom, Result
 from game.services import races
+from tests.realtime import frame_of
 from tests.site import game_log, greeted, open_socket, reveals_stock, send, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,7 +49,8 @@ async def test_a_whole_game_won_over_the_socket_is_recorded_and_ranked(
     assert (result.won, result.score, result.moves) == (True, 250, last["view"]["moves"])
     assert rank == {"rank": 1, "of": 1, "board": "deal"}
     assert not any(reveals_stock(str(frame), code) for frame in frames)
-    after = await send(socket, {"type": "tap", "seq": len(plan) + 1, "target": "stock"})
+    await socket.send_json_to({"type": "tap", "seq": len(plan) + 1, "target": "stock"})
+    after = await frame_of(socket, "error")  # past the deal's par, pushed once computed
     assert after["error"] == "game_over"
     await socket.disconnect()
 
@@ -71,7 +73,8 @@ async def test_resigning_over_the_socket_completes_the_game(player_cookie):
     frame = await send(socket, {"type": "resign", "seq": 1})
     assert frame["event"] == "resign" and frame["game"]["status"] == "resigned"
     assert frame["game"]["result"]["won"] is False
-    assert (await send(socket, {"type": "undo", "seq": 2}))["error"] == "game_over"
+    await socket.send_json_to({"type": "undo", "seq": 2})
+    assert (await frame_of(socket, "error"))["error"] == "game_over"  # past the deal's par
     await socket.disconnect()
     socket, again = await connected(player_cookie)
     assert again["game"]["id"] == first["game"]["id"] and again["game"]["result"]
