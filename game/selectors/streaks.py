@@ -1,8 +1,8 @@
-"""Streaks: consecutive days of the daily calendar with a won ranked daily deal.
+"""Streaks: consecutive calendar days (in H2H_DAILY_TZ) with a won ranked daily deal.
 
-The calendar is the daily deals' own: a day with no deal (nobody could open one, say the site
-was down) breaks no streak. Today's deal breaks the current streak only once it is lost; until
-the player finishes it, the streak ending yesterday stands, since the day has not ended.
+Any day without a win breaks the streak, a missed day included. Today breaks the current
+streak only once today's deal is lost; until the player finishes it, the streak ending
+yesterday stands, since the day has not ended.
 """
 
 import datetime
@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from game.models import DailyDeal, Result
+from game.models import Result
+
+ONE_DAY = datetime.timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -21,33 +23,30 @@ class Streak:
 
 
 def streak_of(user, today: datetime.date) -> Streak:
-    """The player's current and best streak as of `today` on the daily calendar."""
+    """The player's current and best streak as of `today`."""
     return streaks_of([user.pk], today)[user.pk]
 
 
 def streaks_of(player_ids: list[int], today: datetime.date) -> dict[int, Streak]:
-    """Each player's streak as of `today`, from one read of the deals and one of the results."""
-    deals = list(
-        DailyDeal.objects.filter(date__lte=today).order_by("date").values_list("pk", "date")
-    )
-    outcomes: dict[int, dict[int, bool]] = defaultdict(dict)
-    finished = Result.objects.filter(ranked=True, player_id__in=player_ids).filter(
-        Q(won=True) | Q(daily__date=today)
-    )
-    for player_id, deal_id, won in finished.values_list("player_id", "daily_id", "won"):
-        outcomes[player_id][deal_id] = won
-    return {pid: _streak(outcomes[pid], deals, today) for pid in player_ids}
-
-
-def _streak(
-    outcomes: dict[int, bool], deals: list[tuple[int, datetime.date]], today: datetime.date
-) -> Streak:
-    run = best = 0
-    for deal_id, date in deals:
-        won = outcomes.get(deal_id)
+    """Each player's streak as of `today`, from one read of their ranked daily results."""
+    won_days: dict[int, set[datetime.date]] = defaultdict(set)
+    lost_today: set[int] = set()
+    finished = Result.objects.filter(
+        ranked=True, player_id__in=player_ids, daily__date__lte=today
+    ).filter(Q(won=True) | Q(daily__date=today))
+    for player_id, day, won in finished.values_list("player_id", "daily__date", "won"):
         if won:
-            run += 1
-            best = max(best, run)
-        elif not (won is None and date == today):
-            run = 0
-    return Streak(current=run, best=best)
+            won_days[player_id].add(day)
+        else:
+            lost_today.add(player_id)
+    return {pid: _streak(won_days[pid], pid in lost_today, today) for pid in player_ids}
+
+
+def _streak(won_days: set[datetime.date], lost_today: bool, today: datetime.date) -> Streak:
+    run = best = 0
+    last = None
+    for day in sorted(won_days):
+        run = run + 1 if last == day - ONE_DAY else 1
+        best, last = max(best, run), day
+    still_running = last == today or (last == today - ONE_DAY and not lost_today)
+    return Streak(current=run if still_running else 0, best=best)

@@ -72,10 +72,10 @@ def test_practice_games_count_for_nothing(player, deals):
     assert streak_of(player, TODAY) == Streak(current=0, best=1)
 
 
-def test_a_day_without_any_deal_breaks_no_streak(player):
+def test_a_missed_day_breaks_the_streak_even_when_nobody_opened_its_deal(player):
     for n in (3, 1):
         finish(player, deal_on(days_ago(n)))
-    assert streak_of(player, TODAY) == Streak(current=2, best=2)
+    assert streak_of(player, TODAY) == Streak(current=1, best=1)
 
 
 def test_another_players_results_do_not_count(player, rival, deals):

@@ -205,8 +205,8 @@ def test_all_time_board_counts_daily_wins_rates_best_times_and_streaks(client, s
     response = client.get("/leaderboard/all-time/")
     assert response.status_code == 200
     assert record_table(response) == [
-        # A day without a deal breaks no streak; alice's unplayed today waits.
-        ("alice", 4, 5, 80, 70_000, 1, 3),
+        # The day without a deal broke alice's first run; her unplayed today waits.
+        ("alice", 4, 5, 80, 70_000, 1, 2),
         ("bob", 2, 2, 100, 95_000, 2, 2),
         # carol lost today's deal: her current streak is over.
         ("carol", 2, 3, 67, 60_000, 0, 2),
@@ -226,7 +226,7 @@ def test_player_page_shows_the_record_and_recent_games_with_codes(client, streak
     response = client.get("/players/alice/")
     assert response.status_code == 200
     record = response.context["record"]
-    assert (record.wins, record.current_streak, record.best_streak) == (4, 1, 3)
+    assert (record.wins, record.current_streak, record.best_streak) == (4, 1, 2)
     games = response.context["games"]
     assert games[0] == open_game and len(games) == 6
     content = response.content.decode()
