@@ -16,7 +16,7 @@ def resign_a_game(page, code: str) -> None:
     board = Board(page, [])
     board.open(f"/play/{code}/")
     before = board.frames()
-    page.locator("[data-action=resign]").click()  # a normal game: no question
+    page.locator(".h2h-controls [data-action=resign]").click()  # a normal game: no question
     board.answered(before)
 
 

@@ -118,7 +118,7 @@ def test_the_offline_page_speaks_the_language_the_player_chose(open_page, server
 def test_no_page_with_a_game_or_a_csrf_token_is_ever_cached(open_page, server):
     page = open_page("ana", f"/play/{CODE}/").page
     controlled_after_reload(page)
-    page.goto("/accounts/login/")
+    page.goto("/accounts/password_change/")  # a logged-in player's form: allauth's login redirects
     token = page.get_attribute("main input[name=csrfmiddlewaretoken]", "value")
     for path in ["/daily/", f"/leaderboard/deal/{CODE}/", f"/play/{CODE}/"]:
         page.goto(path)
