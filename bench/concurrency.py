@@ -44,7 +44,8 @@ REL_DATABASE_URL = os.environ.get(
     "H2H_REL_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/h2h_rel"
 )
 REL_REDIS_URL = os.environ.get("H2H_REL_REDIS_URL", "redis://127.0.0.1:6379/5")
-REPLY_TIMEOUT_S = 10
+# A burst of final moves is answered in turn: the daily run reports how long the last waited.
+REPLY_TIMEOUT_S = 30
 BOARD = ("heart", "stock", "waste", "score", "moves", "undos", "won", "deadlocked")
 
 

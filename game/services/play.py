@@ -243,16 +243,26 @@ def store(game: StoredGame, write: Write, seq: int | None) -> dict | None:
     """Store `write` in one transaction (nested in the caller's, if any): the game info it
     changed, or None if another writer moved the game first."""
     with transaction.atomic():
-        at = timezone.now()
-        if write.start:
-            return _started(game.id, seq, at)
-        if not appends_write(appends=[append_of(game, write, seq)], at=at)[0]:
-            return None
-        if write.status is None:
-            return {}
-        row = Game.objects.select_related("daily").get(pk=game.id)
-        result_create(game=row, state=write.state, status=write.status, at=at)
-        return {"status": write.status, "result": result_summary(game=row)}
+        info, finished = _write(game, write, seq)
+    if finished is not None:
+        # Read once committed, not under the boards' version rows the result locked: the
+        # day's standing takes several queries, and every finisher of the day waits on them.
+        info = {"status": write.status, "result": result_summary(game=finished)}
+    return info
+
+
+def _write(game: StoredGame, write: Write, seq: int | None) -> tuple[dict | None, Game | None]:
+    """(the game info changed, or None if another writer moved first; the game if it ended)."""
+    at = timezone.now()
+    if write.start:
+        return _started(game.id, seq, at), None
+    if not appends_write(appends=[append_of(game, write, seq)], at=at)[0]:
+        return None, None
+    if write.status is None:
+        return {}, None
+    row = Game.objects.select_related("daily").get(pk=game.id)
+    result_create(game=row, state=write.state, status=write.status, at=at)
+    return None, row
 
 
 def _started(game_id: int, seq: int | None, at: datetime) -> dict | None:

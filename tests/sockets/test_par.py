@@ -34,8 +34,10 @@ async def test_par_reaches_the_player_only_after_the_game_ends(player_cookie, wi
     watcher = await connect(f"/ws/watch/{first['game']['id']}/")  # anyone may watch it
     frames = [first, *await play_to_the_end(socket, plan)]
     assert all('"par"' not in json.dumps(frame) for frame in frames[:-1])
-    assert frames[-1]["game"]["result"]["won"] and frames[-1]["game"]["result"]["par"] is None
     par = engine.min_moves(code, key=settings.DEAL_KEY)
+    # The final reply carries par if its search finished first, else null until the frame.
+    final = frames[-1]["game"]["result"]
+    assert final["won"] and final["par"] in (None, par)
     pushed = await frame_of(socket, "par", timeout=10)
     assert pushed == {"type": "par", "game": first["game"]["id"], "par": par}
     assert await stored_par(code) == par
