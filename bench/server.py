@@ -21,6 +21,21 @@ DAPHNE = str(Path(sys.executable).with_name("daphne"))
 PR_SET_PDEATHSIG = 1
 
 
+def _rss(process: psutil.Process) -> int:
+    try:
+        return process.memory_info().rss
+    except psutil.NoSuchProcess:  # a child that has just exited
+        return 0
+
+
+def _cpu(process: psutil.Process) -> float:
+    try:
+        times = process.cpu_times()
+    except psutil.NoSuchProcess:
+        return 0.0
+    return times.user + times.system
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -161,13 +176,18 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
 
+    def _processes(self) -> list[psutil.Process]:
+        """The server and its children (its par search process, game/engine_process.py)."""
+        server = psutil.Process(self.process.pid)
+        return [server, *server.children(recursive=True)]
+
     def rss_mb(self) -> float:
-        return psutil.Process(self.process.pid).memory_info().rss / 2**20
+        """The resident memory of the server and its children."""
+        return sum(_rss(process) for process in self._processes()) / 2**20
 
     def cpu_seconds(self) -> float:
-        """The CPU time the server has used (user and system, every thread)."""
-        times = psutil.Process(self.process.pid).cpu_times()
-        return times.user + times.system
+        """The CPU time the server and its children have used (user and system, every thread)."""
+        return sum(_cpu(process) for process in self._processes())
 
     def __enter__(self) -> "Server":
         return self.start()

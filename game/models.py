@@ -6,7 +6,7 @@ Only game/services/ writes these rows, so no path forgets a check or a broadcast
 from django.conf import settings
 from django.db import models
 
-from game import engine
+from game import engine_process
 from game.display_names import display_name_skeleton
 from game.fairplay import REASONS
 
@@ -304,9 +304,10 @@ class DealPar(models.Model):
 
     @classmethod
     def settled(cls, code: str, *, key: str) -> int | None:
-        """The code's stored par, else computed now (up to a second) and stored."""
+        """The code's stored par, else searched now (up to a second, in the search process)
+        and stored."""
         stored = cls.objects.filter(code=code).first()
         if stored is None:
-            par = engine.min_moves(code, key=key)
+            par = engine_process.min_moves(code, key=key)
             stored, _ = cls.objects.get_or_create(code=code, defaults={"par": par})
         return stored.par

@@ -20,6 +20,7 @@ LAYERS = {
     "game.display_names": (1, "models"),
     "game.fairplay": (1, "models"),
     "game.ranking": (1, "models"),
+    "game.engine_process": (1, "models"),  # the engine in a child process (stdlib only)
     "game.metrics": (1, "models"),  # counted by every layer above (prometheus-client only)
     "game.storage": (2, "storage"),
     "game.services": (3, "services"),

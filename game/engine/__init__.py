@@ -17,14 +17,25 @@ from .moves import StepEvent, parse_action, parse_target, set_placement_help, st
 from .par import min_moves, min_moves_plan
 from .replay import replay
 from .solver import solve
-from .state import MISMATCH_CODE, MISMATCH_REASON, UNDO_LIMIT, Event, State, new_game
+from .state import (
+    CARD_SCORE,
+    MISMATCH_CODE,
+    MISMATCH_REASON,
+    UNDO_LIMIT,
+    WIN_SCORE,
+    Event,
+    State,
+    new_game,
+)
 from .view import free_positions, hints, playable_targets, possible_pairs, public_view
 
 __all__ = [
+    "CARD_SCORE",
     "DEFAULT_DEAL_KEY",
     "MISMATCH_CODE",
     "MISMATCH_REASON",
     "UNDO_LIMIT",
+    "WIN_SCORE",
     "EngineError",
     "Event",
     "ParseError",

@@ -41,6 +41,8 @@ TURNED: Final = 3  # how many of the pile lie on the waste
 MOVES: Final = 4
 DEADLOCKED: Final = 5
 UNDO_LIMIT = 100
+CARD_SCORE = 10  # a heart card removed; a waste card scores nothing (docs/rules.md, "Score")
+WIN_SCORE = CARD_SCORE * HEART_SIZE  # every heart card removed, however the game was played
 MISMATCH_REASON = "must be same rank"
 MISMATCH_CODE = "same_rank"
 
@@ -144,8 +146,8 @@ class State:
 
     @property
     def score(self) -> int:
-        """Ten for every heart card removed."""
-        return 10 * self.pos[REMOVED].bit_count()
+        """CARD_SCORE for every heart card removed."""
+        return CARD_SCORE * self.pos[REMOVED].bit_count()
 
     @property
     def heart_left(self) -> int:

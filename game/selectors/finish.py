@@ -11,12 +11,11 @@ every one; None while there is nobody to compare with.
 from django.db.models import Count, Q, QuerySet
 
 from game.daily import daily_day_end, daily_today
-from game.engine.geometry import HEART_SIZE
+from game.engine import CARD_SCORE
 from game.models import Result
 from game.ranking import ranked_behind
 from game.selectors.streaks import streaks_of
 
-WIN_SCORE = 250  # every heart card removed scores ten (docs/rules.md)
 # Where the winners' time bars end, in minutes; the last bar is "15 minutes or more".
 BAR_EDGES_MS = tuple(minutes * 60_000 for minutes in (2, 3, 4, 5, 7, 10, 15))
 
@@ -26,7 +25,7 @@ def daily_finish(*, result: Result) -> dict:
     today = daily_today()
     streak = streaks_of([result.player_id], today)[result.player_id]  # no read of the user
     return {
-        "cleared": result.score * HEART_SIZE // WIN_SCORE,
+        "cleared": result.score // CARD_SCORE,
         **daily_percentile(result=result),
         "distribution": daily_distribution(result=result),
         "streak": {"current": streak.current, "best": streak.best},

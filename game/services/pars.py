@@ -2,12 +2,16 @@
 
 The daily deal's par is stored when the day's deal is certified (game/daily.py); any other
 code's the first time a game of it ends. The search (engine.min_moves) takes up to a second,
-so it runs on a thread of its own, never on the event loop or a database worker that moves
-wait on. Once stored, the game's sockets hear `{"type": "par", ...}` (docs/protocol.md); the
+so it runs in the search process (game/engine_process.py), waited on by a thread of its own,
+never by the event loop or a database worker that moves wait on. At most WAITING codes wait
+their turn: past that (more games ending than searches can keep up with), a code waits for
+the next game of it to end. Once stored, the game's sockets hear `{"type": "par", ...}` (docs/protocol.md); the
 result object carries it from then on (results.result_summary).
 """
 
 import asyncio
+import logging
+import threading
 from concurrent.futures import Executor
 
 from asgiref.sync import async_to_sync
@@ -19,8 +23,11 @@ from game.services.groups import game_group
 from game.services.publish import publish
 from game.storage.dbthread import InCaller, Workers, in_memory_database
 
+logger = logging.getLogger(__name__)
 # One thread: two games of one code ending together compute its par once, one after the other.
 _own_searcher = Workers(1)
+WAITING = 1000
+_places = threading.BoundedSemaphore(WAITING)  # one per code waiting for its search
 
 
 def _searcher() -> Executor:
@@ -40,7 +47,17 @@ def _par_soon(code: str, game_id: int) -> None:
     # The event loop that serves this process's sockets, when this thread was called from it
     # (a socket's database thread, or a page under daphne): the news is published from there.
     loop = async_to_sync(_running_loop)()
-    _searcher().submit(par_settle, code=code, game_id=game_id, loop=loop)
+    if _places.acquire(blocking=False):
+        _searcher().submit(_settle_in_turn, code=code, game_id=game_id, loop=loop)
+
+
+def _settle_in_turn(*, code: str, **kwargs) -> None:
+    try:
+        par_settle(code=code, **kwargs)
+    except Exception:  # nobody waits on the job: say so, and the next game's end tries again
+        logger.exception("the par of %s was not settled", code)
+    finally:
+        _places.release()
 
 
 async def _running_loop() -> asyncio.AbstractEventLoop:

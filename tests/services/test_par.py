@@ -3,11 +3,12 @@ after a game of it ends, and part of a game's result only once the game has ende
 
 import datetime
 import json
+import threading
 
 import pytest
 from django.conf import settings
 
-from game import daily, engine, services
+from game import daily, engine, engine_process, services
 from game.models import DealPar
 from game.selectors.par import par_of
 from game.selectors.watching import spectator_snapshot
@@ -29,7 +30,7 @@ class Inline:
 @pytest.fixture
 def searches(monkeypatch, django_capture_on_commit_callbacks):
     """Par searches run inline once the ending transaction commits; returns the codes searched."""
-    searched, search = [], engine.min_moves
+    searched, search = [], engine_process.min_moves
 
     def counted(code, **kwargs):
         searched.append(code)
@@ -37,7 +38,7 @@ def searches(monkeypatch, django_capture_on_commit_callbacks):
 
     monkeypatch.setattr(pars, "_searcher", Inline)
     DealPar.objects.all().delete()  # none left by a par thread of another test's game
-    monkeypatch.setattr(engine, "min_moves", counted)
+    monkeypatch.setattr(engine_process, "min_moves", counted)
     return searched
 
 
@@ -133,3 +134,35 @@ def test_spectators_and_boards_are_never_told_par(
     assert watched["game"]["result"]["won"] and "par" not in watched["game"]["result"]
     board = services.boards.board_snapshot(board=f"deal:{code}")
     assert board["rows"] and '"par"' not in json.dumps(board)
+
+
+def test_a_game_that_ends_while_many_codes_wait_for_their_search_waits_for_the_next(
+    player, winnable, searches, monkeypatch, django_capture_on_commit_callbacks
+):
+    code, plan = winnable
+    full = threading.BoundedSemaphore(1)
+    full.acquire()
+    monkeypatch.setattr(pars, "_places", full)
+    with django_capture_on_commit_callbacks(execute=True):
+        win(player, code, plan)
+    assert searches == [] and par_of(code) is None
+    full.release()
+    with django_capture_on_commit_callbacks(execute=True):
+        win(player, code, plan)
+    assert searches == [code] and par_of(code) is not None
+
+
+def test_a_search_that_fails_is_logged_and_frees_its_place(
+    player, winnable, searches, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    code, plan = winnable
+
+    def broken(code, **kwargs):
+        raise OSError("the search process is gone")
+
+    monkeypatch.setattr(engine_process, "min_moves", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        win(player, code, plan)
+    assert f"the par of {code} was not settled" in caplog.text and par_of(code) is None
+    assert pars._places.acquire(blocking=False)  # no place kept by the failed search
+    pars._places.release()
