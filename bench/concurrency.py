@@ -129,6 +129,7 @@ def scaled_env(workdir: Path) -> dict:
         H2H_WORKERS="2",
     )
     manage(env, "migrate", "--noinput")
+    manage(env, "collectstatic", "--noinput")  # the leaderboard pages are read at the end
     return env
 
 

@@ -79,14 +79,15 @@ def game_resume(*, player, code: str) -> Game:
     return game_day_closed(game=latest) if latest else game_open(player=player, code=code)
 
 
-def game_snapshot(*, game: Game, state: engine.State | None = None) -> dict:
-    """{"view", "game"}: what the play page renders and a socket receives on connect."""
+def game_snapshot(*, game: Game, state: engine.State | None = None, standing: bool = True) -> dict:
+    """{"view", "game"}: what the play page renders and a socket receives on connect
+    (`standing`: see results.result_summary)."""
     if state is None:
         state = game_replay(game=game)
     view = engine.public_view(state)
     if game_awaiting_start(game=game):
         view = view_unseen(view)
-    return {"view": view, "game": _game_info(game=game, state=state)}
+    return {"view": view, "game": _game_info(game=game, state=state, standing=standing)}
 
 
 def game_awaiting_start(*, game: Game) -> bool:
@@ -100,7 +101,7 @@ def view_unseen(view: dict) -> dict:
     return view | {"heart": None, "waste": waste, "hints": [], "deadlocked": False}
 
 
-def _game_info(*, game: Game, state: engine.State) -> dict:
+def _game_info(*, game: Game, state: engine.State, standing: bool) -> dict:
     return {
         "id": game.pk,
         "code": game.code,
@@ -115,7 +116,9 @@ def _game_info(*, game: Game, state: engine.State) -> dict:
         "daily_date": game.daily.date.isoformat() if game.daily_id else None,
         "placement_help": state.placement_help,
         # An open game has no result: skip the query (every socket connect pays it).
-        "result": None if game.status == Game.Status.OPEN else result_summary(game=game),
+        "result": None
+        if game.status == Game.Status.OPEN
+        else result_summary(game=game, standing=standing),
     }
 
 

@@ -49,10 +49,10 @@ async def live_open(*, player, code: str, channel: str) -> LiveGame:
     live = _games.setdefault(loaded.id, loaded)
     live.sockets.add(channel)
     live.audience.forget()
-    if live is not loaded and _newer(loaded, live):  # moved by another process or a page
+    if live is not loaded:  # moved by another process or a page, perhaps: the log says now
         async with live.lock:
-            live.stale = True
-            await _fresh(live)
+            if not _newer(live, loaded):  # nothing stored here since the log was read
+                live.adopt(loaded)
     return live
 
 
@@ -178,9 +178,13 @@ def _newer(loaded: LiveGame, live: LiveGame) -> bool:
 
 @on_db_thread
 def _load(*, player=None, code: str | None = None, game_id: int | None = None) -> LiveGame:
+    """A socket's game of `code` as its connect shows it, or game `game_id` reloaded after
+    another writer moved it: then only to act on, so a ranked daily's standing is left out
+    (a reload that finds the game ended comes just after the one that showed its end)."""
     if code is not None:
         return LiveGame.of(game_resume(player=player, code=code))
-    return LiveGame.of(Game.objects.select_related("daily").get(pk=game_id))
+    game = Game.objects.select_related("daily").get(pk=game_id)
+    return LiveGame.of(game, standing=False)
 
 
 @on_db_thread

@@ -5,8 +5,8 @@ code's the first time a game of it ends. The search (engine.min_moves) takes up 
 so it runs in the search process (game/engine_process.py), waited on by a thread of its own,
 never by the event loop or a database worker that moves wait on. At most WAITING codes wait
 their turn: past that (more games ending than searches can keep up with), a code waits for
-the next game of it to end. Once stored, the game's sockets hear `{"type": "par", ...}` (docs/protocol.md); the
-result object carries it from then on (results.result_summary).
+the next game of it to end. Once stored, the game's sockets hear `{"type": "par", ...}`
+(docs/protocol.md); the result object carries it from then on (results.result_summary).
 """
 
 import asyncio

@@ -101,13 +101,13 @@ class StoredGame:
     day_over: bool = False  # its day ended before it did: every action is refused day_over
 
     @classmethod
-    def of(cls, game: Game):
-        """The game of this row, its log replayed."""
+    def of(cls, game: Game, *, standing: bool = True):
+        """The game of this row, its log replayed (`standing`: see results.result_summary)."""
         state = game_replay(game=game)
         return cls(
             id=game.pk,
             player_id=game.player_id,
-            info=game_snapshot(game=game, state=state)["game"],
+            info=game_snapshot(game=game, state=state, standing=standing)["game"],
             state=state,
             count=game.action_count,
             day=game_day(game=game),

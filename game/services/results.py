@@ -88,8 +88,10 @@ def result_rank(*, result: Result) -> dict:
     return {"rank": ahead + 1, "of": results.count(), "board": board}
 
 
-def result_summary(*, game: Game) -> dict | None:
-    """What the end-of-game window shows, or None while the game is open."""
+def result_summary(*, game: Game, standing: bool = True) -> dict | None:
+    """What the end-of-game window shows, or None while the game is open. Without `standing`,
+    a ranked daily's place in its day is left out (None): its several queries are for a
+    client's window, not for a process that only needs to know the game has ended."""
     result = Result.objects.filter(game=game).first()
     if result is None:
         return None
@@ -106,5 +108,5 @@ def result_summary(*, game: Game) -> dict | None:
         # Only a finished game's result exists, so par reaches nobody still playing the deal.
         "par": par_of(result.code),
         # Only the ranked attempt is compared with the day; sent only once the game has ended.
-        "daily": daily_finish(result=result) if result.ranked else None,
+        "daily": daily_finish(result=result) if result.ranked and standing else None,
     }

@@ -11,7 +11,7 @@ from django.test import Client
 
 import h2h_site.asgi
 from game import engine, services
-from game.services import GameError, live
+from game.services import GameError, live, results
 from game.storage.appends import Append, appends_store
 from tests.site import game_log, open_socket
 
@@ -153,3 +153,24 @@ async def test_a_page_ending_a_game_a_socket_plays_ends_it_for_that_socket(playe
     assert refused["type"] == "error" and refused["error"] == "game_over"
     assert await game_log(game_id) == (1, 1, ["stock"])
     await socket.disconnect()
+
+
+async def test_a_daily_ended_elsewhere_is_reloaded_without_its_standing_and_shown_with_it(
+    player, monkeypatch
+):
+    """A reload only learns that the game ended (the end window came with the move that ended
+    it); a socket that connects later is shown the day's standing all the same."""
+    daily_game = await database_sync_to_async(services.game_daily_open)(player=player)
+    first = await services.live_open(player=player, code=daily_game.code, channel="tab-1")
+    await services.live_start(first, player=player, seq=1)
+    resign = database_sync_to_async(services.game_resign)
+    assert (await resign(player=player, game_id=first.id, seq=2)).game["result"]["daily"]
+    standings = []
+    monkeypatch.setattr(results, "daily_finish", lambda **kw: standings.append(kw) or {"n": 1})
+    with pytest.raises(GameError) as caught:
+        await services.live_tap(first, player=player, seq=3, target="stock")  # a stale write
+    assert caught.value.code == "game_over" and standings == []
+    second = await services.live_open(player=player, code=daily_game.code, channel="tab-2")
+    assert second is first and first.snapshot()["game"]["result"]["daily"] == {"n": 1}
+    for channel in ("tab-1", "tab-2"):
+        services.live_close(first, channel=channel)
