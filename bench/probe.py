@@ -17,9 +17,8 @@ import psutil
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from bench.server import PROBE_PATH
 from h2h_site.asgi import application as site
-
-PROBE_PATH = "/bench/probe"
 
 
 def probe() -> dict:

@@ -17,6 +17,7 @@ from pathlib import Path
 import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
+PROBE_PATH = "/bench/probe"  # served by bench.probe: the soak's look inside the server
 DAPHNE = str(Path(sys.executable).with_name("daphne"))
 PR_SET_PDEATHSIG = 1
 

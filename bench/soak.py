@@ -24,8 +24,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 from bench import policy
-from bench.probe import PROBE_PATH
-from bench.server import Server, make_players, manage, server_env
+from bench.server import PROBE_PATH, Server, make_players, manage, server_env
 from game import engine
 
 TAPS_PER_VISIT = 20

@@ -45,6 +45,22 @@ def rival(make_player):
     return make_player("bea")
 
 
+PASSWORD = "heart-shaped-42"  # the test accounts' password: long and not a common one
+
+
+def sign_up(client, **changes):
+    """Post the sign-up form for "bea" (with `changes` to its fields); the response."""
+    data = {
+        "username": "bea",
+        "email": "bea@example.org",
+        "display_name": "Bea",
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+        **changes,
+    }
+    return client.post("/accounts/signup/", data)
+
+
 def session_cookie(user, language: str = "en") -> str:
     """The Cookie header of a browser logged in as `user` and speaking `language`."""
     client = Client()

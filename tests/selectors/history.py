@@ -3,9 +3,22 @@ for the reads' tests."""
 
 import datetime
 
+import pytest
+import time_machine
 from django.utils import timezone
 
 from game.models import DailyDeal, Game, Result
+
+TODAY = datetime.date(2026, 12, 10)
+
+
+@pytest.fixture
+def december_the_tenth(settings):
+    """English pages, at noon of TODAY."""
+    settings.LANGUAGE_CODE = "en"
+    noon = datetime.datetime.combine(TODAY, datetime.time(12), tzinfo=datetime.UTC)
+    with time_machine.travel(noon):
+        yield
 
 
 def deal_on(day: datetime.date) -> DailyDeal:

@@ -22,11 +22,9 @@ from game.services import races
 from game.sockets.base import CLOSE_LOGGED_OUT
 from game.web import forms
 from tests.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
-from tests.site import session_cookie
+from tests.site import PASSWORD, session_cookie, sign_up
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "heart-shaped-42"
 
 
 @pytest.fixture(autouse=True)
@@ -43,24 +41,12 @@ def ann():
     return user
 
 
-def signup(client, **changes):
-    data = {
-        "username": "bea",
-        "email": "bea@example.org",
-        "display_name": "Bea",
-        "password1": PASSWORD,
-        "password2": PASSWORD,
-        **changes,
-    }
-    return client.post("/accounts/signup/", data)
-
-
 def logged_in_user(client):
     return client.get("/").wsgi_request.user
 
 
 def test_signing_up_creates_the_account_and_its_public_name_and_logs_in(client):
-    response = signup(client)
+    response = sign_up(client)
     assert response.status_code == 302 and response.url == "/"
     user = User.objects.get(username="bea")
     assert user.profile.display_name == "Bea"
@@ -68,7 +54,7 @@ def test_signing_up_creates_the_account_and_its_public_name_and_logs_in(client):
 
 
 def test_signing_up_needs_a_display_name(client):
-    response = signup(client, display_name="")
+    response = sign_up(client, display_name="")
     assert response.status_code == 200
     assert response.context["form"].errors["display_name"]
     assert not User.objects.filter(username="bea").exists()
@@ -76,14 +62,14 @@ def test_signing_up_needs_a_display_name(client):
 
 @pytest.mark.parametrize("taken", ["Ann", "ann", "ANN"])
 def test_a_display_name_is_unique_whatever_its_case(client, ann, taken):
-    response = signup(client, display_name=taken)
+    response = sign_up(client, display_name=taken)
     assert "That display name is taken." in response.context["form"].errors["display_name"]
     assert not User.objects.filter(username="bea").exists()
 
 
 @pytest.mark.parametrize("name", ["a/b", "two words", "x", "<b>"])
 def test_a_display_name_must_make_a_clean_address(client, name):
-    response = signup(client, display_name=name)
+    response = sign_up(client, display_name=name)
     assert response.context["form"].errors["display_name"]
     assert not Profile.objects.exists()
 
@@ -102,34 +88,34 @@ LOOKS_LIKE_ZELDA = "That display name looks like Zelda, which is taken."
 )
 def test_a_name_that_looks_like_a_taken_one_is_refused(client, make_player, look_alike, error):
     make_player("Zelda")
-    response = signup(client, display_name=look_alike)
+    response = sign_up(client, display_name=look_alike)
     assert error in response.context["form"].errors["display_name"]
     assert not User.objects.filter(username="bea").exists()
 
 
 def test_a_name_in_another_alphabet_that_looks_like_a_taken_one_is_refused(client, make_player):
     make_player("Cape")
-    response = signup(client, display_name="Саре")  # every letter Cyrillic
+    response = sign_up(client, display_name="Саре")  # every letter Cyrillic
     errors = response.context["form"].errors["display_name"]
     assert "That display name looks like Cape, which is taken." in errors
 
 
 @pytest.mark.parametrize("mixed", ["Зelda", "Zеlda", "Annaα"])
 def test_a_name_mixing_alphabets_is_refused(client, mixed):
-    response = signup(client, display_name=mixed)
+    response = sign_up(client, display_name=mixed)
     errors = response.context["form"].errors["display_name"]
     assert any("mixes" in error for error in errors), errors
     assert not User.objects.filter(username="bea").exists()
 
 
 def test_a_full_width_name_is_stored_in_its_normal_form(client):
-    signup(client, display_name="Ｂｅａ")
+    sign_up(client, display_name="Ｂｅａ")
     assert User.objects.get(username="bea").profile.display_name == "Bea"
 
 
 @pytest.mark.parametrize("name", ["Зоя", "Ζωή", "雪ゆきYuki", "Élodie", "Nguyễn"])
 def test_a_name_in_one_writing_is_welcome(client, name):
-    response = signup(client, display_name=name)
+    response = sign_up(client, display_name=name)
     assert response.status_code == 302
     assert User.objects.get(username="bea").profile.display_name == name
 
@@ -144,7 +130,7 @@ def test_a_name_in_one_writing_is_welcome(client, name):
 def test_a_look_alike_is_refused_in_malay(client, settings, make_player, name, error):
     settings.LANGUAGE_CODE = "ms"
     make_player("Zelda")
-    response = signup(client, display_name=name)
+    response = sign_up(client, display_name=name)
     assert error in response.context["form"].errors["display_name"]
 
 
@@ -162,7 +148,7 @@ def test_a_look_alike_claimed_between_the_check_and_the_save_is_refused(
 
     make_player("Zelda")
     monkeypatch.setattr(forms, "clean_unique_display_name", checked_before_the_claim)
-    response = signup(client, display_name="ZeIda")
+    response = sign_up(client, display_name="ZeIda")
     assert response.status_code == 200
     errors = response.context["form"].errors["display_name"]
     assert "That display name looks like Zelda, which is taken." in errors
@@ -189,7 +175,7 @@ def test_the_migration_gives_existing_names_their_skeleton_and_the_first_look_al
 
 
 def test_renaming_to_a_look_alike_is_refused(client, ann):
-    signup(client)
+    sign_up(client)
     response = client.post("/accounts/profile/", {"display_name": "Ａｎｎ"})
     assert "That display name is taken." in response.context["form"].errors["display_name"]
     response = client.post("/accounts/profile/", {"display_name": "Bea_"})
@@ -274,7 +260,7 @@ def test_renaming_to_your_own_name_in_another_case_is_allowed(client, ann):
 
 
 def test_renaming_to_someone_elses_name_is_refused(client, ann):
-    signup(client)
+    sign_up(client)
     response = client.post("/accounts/profile/", {"display_name": "ann"})
     assert "That display name is taken." in response.context["form"].errors["display_name"]
     assert Profile.objects.get(user__username="bea").display_name == "Bea"
@@ -297,21 +283,21 @@ def test_the_profile_page_needs_a_login(client):
 
 
 def test_signing_up_needs_an_email_address(client):
-    response = signup(client, email="")
+    response = sign_up(client, email="")
     assert response.context["form"].errors["email"]
     assert not User.objects.filter(username="bea").exists()
 
 
 @pytest.mark.parametrize("taken", ["ann@example.org", "ANN@Example.org"])
 def test_an_email_address_is_unique_whatever_its_case(client, ann, taken):
-    response = signup(client, email=taken)
+    response = sign_up(client, email=taken)
     errors = response.context["form"].errors["email"]
     assert "An account already uses that e-mail address." in errors
     assert not User.objects.filter(username="bea").exists()
 
 
 def test_the_email_is_stored_in_lower_case_and_is_the_accounts_address(client):
-    signup(client, email="Bea@Example.ORG")
+    sign_up(client, email="Bea@Example.ORG")
     user = User.objects.get(username="bea")
     assert user.email == "bea@example.org"
     assert list(user.emailaddress_set.values_list("email", "primary")) == [
@@ -335,7 +321,7 @@ def test_signing_up_in_malay_shows_the_fields_in_malay(client, settings):
 
 def test_email_verification_is_off_unless_turned_on(client, settings):
     assert settings.ACCOUNT_EMAIL_VERIFICATION == "none"
-    signup(client)
+    sign_up(client)
     assert logged_in_user(client).username == "bea"
 
 
@@ -343,7 +329,7 @@ def test_with_email_verification_on_a_new_account_confirms_its_address_first(
     client, settings, mailoutbox
 ):
     settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
-    response = signup(client)
+    response = sign_up(client)
     assert response.status_code == 302 and response.url == "/accounts/confirm-email/"
     assert not logged_in_user(client).is_authenticated
     assert "Check your e-mail" in client.get(response.url).content.decode()
@@ -439,6 +425,28 @@ def test_a_used_reset_link_no_longer_works(client, ann, mailoutbox):
     assert "This link no longer works" in again
 
 
+SITE_FRAME = ('<nav class="site-nav"', '<main id="content" class="page card narrow allauth">')
+
+
+@pytest.mark.parametrize(
+    ("address", "title"),
+    [("/accounts/inactive/", "Account Inactive"), ("/accounts/reauthenticate/", "Confirm Access")],
+)
+def test_allauths_own_pages_stand_in_the_sites_frame(client, ann, address, title):
+    client.force_login(ann)
+    response = client.get(address)
+    content = " ".join(response.content.decode().split())  # as a browser reads the text
+    assert response.status_code == 200 and all(part in content for part in SITE_FRAME)
+    assert f"<title> {title} — Heart to Heart</title>" in content
+    assert f"<h1> {title} </h1>" in content
+
+
+def test_confirming_access_again_asks_for_the_password_in_the_sites_frame(client, ann):
+    client.force_login(ann)
+    content = client.get("/accounts/reauthenticate/").content.decode()
+    assert 'type="password"' in content and 'name="csrfmiddlewaretoken"' in content
+
+
 def test_in_development_the_reset_email_is_printed_on_the_console(settings, capsys, ann):
     settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
     Client().post("/accounts/password/reset/", {"email": "ann@example.org"})
@@ -497,7 +505,7 @@ def test_a_spoofed_x_forwarded_for_does_not_dodge_the_limit(fast_hashing, ann):
 def sign_up_from(address: str, number: int, language: str = "en"):
     client = Client(REMOTE_ADDR=address)
     client.cookies["django_language"] = language
-    return signup(
+    return sign_up(
         client, username=f"new{number}", display_name=f"New{number}", email=f"n{number}@x.org"
     )
 

@@ -17,11 +17,11 @@ from game import daily, services
 from game.models import BoardVersion, DailyDeal, Game, Guest, Profile, Result
 from game.selectors import pages
 from game.services.guests import guests_expire
+from tests.site import sign_up
 
 pytestmark = pytest.mark.django_db
 
 CODE = "HH1-N-AAAAAAC"
-PASSWORD = "heart-shaped-42"
 
 
 @pytest.fixture(autouse=True)
@@ -107,18 +107,6 @@ def test_a_guests_result_is_on_no_board(client, make_player):
     services.game_resign(player=ann, game_id=services.game_open(player=ann, code=CODE).pk)
     assert [r.player for r in pages.deal_board(CODE)] == [ann]
     assert client.get(f"/leaderboard/deal/{CODE}/").status_code == 200
-
-
-def sign_up(client, **changes):
-    data = {
-        "username": "bea",
-        "email": "bea@example.org",
-        "display_name": "Bea",
-        "password1": PASSWORD,
-        "password2": PASSWORD,
-        **changes,
-    }
-    return client.post("/accounts/signup/", data)
 
 
 def test_signing_up_keeps_the_guests_games_in_the_new_account_as_practice(client):

@@ -8,7 +8,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from game.daily import daily_today
-from game.models import DailyDeal, Game, Profile, Result
+from game.models import DailyDeal, Game, Profile
+from tests.selectors.history import deal_on, finish
 
 pytestmark = pytest.mark.django_db
 
@@ -27,40 +28,7 @@ def make_player(name: str):
 
 
 def make_deal(days_ago: int) -> DailyDeal:
-    day = daily_today() - datetime.timedelta(days=days_ago)
-    seed = "".join(chr(ord("A") + int(digit)) for digit in f"{day.toordinal():07d}")
-    return DailyDeal.objects.create(date=day, code=f"HH1-D-{seed}")
-
-
-def finish(player, *, deal=None, code=CODE, ranked=None, won=True, seconds=60, **fields):
-    """A completed game and its result, as the services would have written them."""
-    ranked = deal is not None if ranked is None else ranked
-    code = deal.code if deal else code
-    finished = timezone.now()
-    started = finished - datetime.timedelta(seconds=seconds)
-    status = Game.Status.WON if won else Game.Status.RESIGNED
-    game = Game.objects.create(
-        player=player,
-        code=code,
-        daily=deal,
-        ranked=ranked,
-        status=status,
-        started_at=started,
-        finished_at=finished,
-    )
-    values = {"score": 250 if won else 120, "moves": 40, "undos": 0, "placement_help": False}
-    values.update(fields)
-    return Result.objects.create(
-        game=game,
-        player=player,
-        code=code,
-        daily=deal,
-        ranked=ranked,
-        won=won,
-        duration_ms=seconds * 1000,
-        finished_at=finished,
-        **values,
-    )
+    return deal_on(daily_today() - datetime.timedelta(days=days_ago))
 
 
 def names(response, key="results") -> list[str]:

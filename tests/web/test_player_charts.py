@@ -4,21 +4,16 @@ import datetime
 import re
 
 import pytest
-import time_machine
 
 from game.models import DealPar
-from tests.selectors.history import deal_on, finish
+from tests.selectors.history import (  # noqa: F401  (the fixture)
+    TODAY,
+    deal_on,
+    december_the_tenth,
+    finish,
+)
 
-pytestmark = pytest.mark.django_db
-
-TODAY = datetime.date(2026, 12, 10)
-
-
-@pytest.fixture(autouse=True)
-def december_the_tenth(settings):
-    settings.LANGUAGE_CODE = "en"
-    with time_machine.travel(datetime.datetime(2026, 12, 10, 12, tzinfo=datetime.UTC)):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("december_the_tenth")]
 
 
 def days_ago(n: int) -> datetime.date:
