@@ -39,6 +39,10 @@ DB_COMMIT_SECONDS = Histogram(
 )
 RESULTS = Counter("h2h_results", "Results stored, by how the game ended", ["status"])
 RESULT_FLAGS = Counter("h2h_result_flags", "Results flagged for review, by reason", ["reason"])
+PAR_SEARCHES = Counter(
+    "h2h_par_searches", "Par searches after a game's end, by outcome", ["outcome"]
+)
+PAR_WAITING = Gauge("h2h_par_waiting", "Deal codes waiting for their par search")
 
 
 class SocketMeters(NamedTuple):

@@ -18,6 +18,7 @@ from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.db import transaction
 
+from game.metrics import PAR_SEARCHES, PAR_WAITING
 from game.models import DealPar
 from game.services.groups import game_group
 from game.services.publish import publish
@@ -47,8 +48,11 @@ def _par_soon(code: str, game_id: int) -> None:
     # The event loop that serves this process's sockets, when this thread was called from it
     # (a socket's database thread, or a page under daphne): the news is published from there.
     loop = async_to_sync(_running_loop)()
-    if _places.acquire(blocking=False):
-        _searcher().submit(_settle_in_turn, code=code, game_id=game_id, loop=loop)
+    if not _places.acquire(blocking=False):
+        PAR_SEARCHES.labels("skipped").inc()
+        return
+    PAR_WAITING.inc()
+    _searcher().submit(_settle_in_turn, code=code, game_id=game_id, loop=loop)
 
 
 def _settle_in_turn(*, code: str, **kwargs) -> None:
@@ -56,7 +60,11 @@ def _settle_in_turn(*, code: str, **kwargs) -> None:
         par_settle(code=code, **kwargs)
     except Exception:  # nobody waits on the job: say so, and the next game's end tries again
         logger.exception("the par of %s was not settled", code)
+        PAR_SEARCHES.labels("failed").inc()
+    else:
+        PAR_SEARCHES.labels("settled").inc()
     finally:
+        PAR_WAITING.dec()
         _places.release()
 
 

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 from django.conf import settings
+from prometheus_client import REGISTRY
 
 from game import daily, engine, engine_process, services
 from game.models import DealPar
@@ -40,6 +41,10 @@ def searches(monkeypatch, django_capture_on_commit_callbacks):
     DealPar.objects.all().delete()  # none left by a par thread of another test's game
     monkeypatch.setattr(engine_process, "min_moves", counted)
     return searched
+
+
+def sample(name: str, **labels) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
 
 
 def win(player, code, plan):
@@ -78,9 +83,11 @@ def test_a_game_that_ends_gets_its_deals_par_after_its_result(
     player, winnable, searches, django_capture_on_commit_callbacks
 ):
     code, plan = winnable
+    settled = sample("h2h_par_searches_total", outcome="settled")
     with django_capture_on_commit_callbacks(execute=True):
         game, reply = win(player, code, plan)
     assert reply.game["result"]["won"] and searches == [code]
+    assert sample("h2h_par_searches_total", outcome="settled") == settled + 1
     par = engine.min_moves(code, key=settings.DEAL_KEY)
     assert par_of(code) == par <= reply.game["result"]["moves"]
     game.refresh_from_db()
@@ -140,12 +147,14 @@ def test_a_game_that_ends_while_many_codes_wait_for_their_search_waits_for_the_n
     player, winnable, searches, monkeypatch, django_capture_on_commit_callbacks
 ):
     code, plan = winnable
+    skipped = sample("h2h_par_searches_total", outcome="skipped")
     full = threading.BoundedSemaphore(1)
     full.acquire()
     monkeypatch.setattr(pars, "_places", full)
     with django_capture_on_commit_callbacks(execute=True):
         win(player, code, plan)
     assert searches == [] and par_of(code) is None
+    assert sample("h2h_par_searches_total", outcome="skipped") == skipped + 1
     full.release()
     with django_capture_on_commit_callbacks(execute=True):
         win(player, code, plan)
@@ -161,8 +170,11 @@ def test_a_search_that_fails_is_logged_and_frees_its_place(
         raise OSError("the search process is gone")
 
     monkeypatch.setattr(engine_process, "min_moves", broken)
+    failed = sample("h2h_par_searches_total", outcome="failed")
     with django_capture_on_commit_callbacks(execute=True):
         win(player, code, plan)
     assert f"the par of {code} was not settled" in caplog.text and par_of(code) is None
+    assert sample("h2h_par_searches_total", outcome="failed") == failed + 1
+    assert sample("h2h_par_waiting") == 0
     assert pars._places.acquire(blocking=False)  # no place kept by the failed search
     pars._places.release()
