@@ -425,26 +425,36 @@ def test_a_used_reset_link_no_longer_works(client, ann, mailoutbox):
     assert "This link no longer works" in again
 
 
-SITE_FRAME = ('<nav class="site-nav"', '<main id="content" class="page card narrow allauth">')
+def test_an_allauth_page_the_site_does_not_draw_stands_in_the_sites_frame(client, ann):
+    ann.set_unusable_password()
+    ann.save()
+    client.force_login(ann)
+    response = client.get("/accounts/password/set/")
+    content = " ".join(response.content.decode().split())  # as a browser reads the text
+    assert response.status_code == 200 and '<nav class="site-nav"' in content
+    assert '<main id="content" class="page card narrow allauth">' in content
+    assert "<title> Set Password — Heart to Heart</title>" in content
 
 
 @pytest.mark.parametrize(
-    ("address", "title"),
-    [("/accounts/inactive/", "Account Inactive"), ("/accounts/reauthenticate/", "Confirm Access")],
+    ("language", "heading"), [("en", "Account inactive"), ("ms", "Akaun tidak aktif")]
 )
-def test_allauths_own_pages_stand_in_the_sites_frame(client, ann, address, title):
-    client.force_login(ann)
-    response = client.get(address)
-    content = " ".join(response.content.decode().split())  # as a browser reads the text
-    assert response.status_code == 200 and all(part in content for part in SITE_FRAME)
-    assert f"<title> {title} — Heart to Heart</title>" in content
-    assert f"<h1> {title} </h1>" in content
+def test_the_inactive_account_page_speaks_the_players_language(client, language, heading):
+    client.cookies["django_language"] = language
+    content = client.get("/accounts/inactive/").content.decode()
+    assert f"<h1>{heading}</h1>" in content and '<nav class="site-nav"' in content
 
 
-def test_confirming_access_again_asks_for_the_password_in_the_sites_frame(client, ann):
+@pytest.mark.parametrize(
+    ("language", "heading"), [("en", "Confirm it is you"), ("ms", "Sahkan bahawa ini anda")]
+)
+def test_confirming_access_again_asks_for_the_password(client, ann, language, heading):
     client.force_login(ann)
+    client.cookies["django_language"] = language
     content = client.get("/accounts/reauthenticate/").content.decode()
-    assert 'type="password"' in content and 'name="csrfmiddlewaretoken"' in content
+    assert f"<h1>{heading}</h1>" in content and 'type="password"' in content
+    response = client.post("/accounts/reauthenticate/", {"password": PASSWORD})
+    assert response.status_code == 302
 
 
 def test_in_development_the_reset_email_is_printed_on_the_console(settings, capsys, ann):
