@@ -10,6 +10,7 @@ its stdin closes, so it never outlives its server.
 
 import json
 import os
+import select
 import subprocess
 import sys
 import threading
@@ -18,6 +19,9 @@ from pathlib import Path
 from game import engine
 
 NICE = 10
+# The longest search measured takes under 2 s: a child silent for this long is stuck, and the
+# page or thread waiting on it (a daily deal's certification among them) must not wait forever.
+ANSWER_TIMEOUT_S = 30.0
 ROOT = Path(__file__).resolve().parent.parent  # where `-m game.engine_process` is found
 
 
@@ -30,11 +34,12 @@ class SearchProcess:
 
     def min_moves(self, code: str, *, key: str) -> int | None:
         """engine.min_moves(code, key=key), answered by the child; a child that died is
-        replaced once before the error is raised."""
+        replaced once before the error is raised; TimeoutError if it does not answer in
+        ANSWER_TIMEOUT_S (that child is stopped, the next search starts another)."""
         with self.lock:
             try:
                 answered = self._ask(code, key)
-            except (OSError, json.JSONDecodeError):  # a broken pipe, or a dead child's silence
+            except (BrokenPipeError, json.JSONDecodeError):  # a dead child: no answer, or none
                 self._stop()
                 answered = self._ask(code, key)
         if "error" in answered:
@@ -45,6 +50,10 @@ class SearchProcess:
         child = self._started()
         child.stdin.write(json.dumps({"code": code, "key": key}) + "\n")
         child.stdin.flush()
+        # Each request gets one line, read whole: the pipe's buffer is empty while it waits.
+        if not select.select([child.stdout], [], [], ANSWER_TIMEOUT_S)[0]:
+            self._stop()
+            raise TimeoutError(f"the par search of {code} gave no answer")
         return json.loads(child.stdout.readline())
 
     def _started(self) -> subprocess.Popen:

@@ -2,6 +2,7 @@
 replaced when it dies, and never left behind by its server."""
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -77,3 +78,16 @@ def test_the_child_exits_when_its_server_is_killed():
     while child.is_running() and child.status() != psutil.STATUS_ZOMBIE:
         assert time.monotonic() < deadline, "the search process outlived its server"
         time.sleep(0.05)
+
+
+def test_a_child_that_stops_answering_times_out_and_the_next_search_starts_another(
+    searcher, monkeypatch
+):
+    searcher.min_moves(CODES[0], key=KEY)
+    stuck = searcher.child
+    os.kill(stuck.pid, signal.SIGSTOP)
+    monkeypatch.setattr(engine_process, "ANSWER_TIMEOUT_S", 0.5)
+    with pytest.raises(TimeoutError):
+        searcher.min_moves(CODES[1], key=KEY)
+    assert stuck.poll() is not None  # stopped for good
+    assert searcher.min_moves(CODES[1], key=KEY) == engine.min_moves(CODES[1], key=KEY)
