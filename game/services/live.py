@@ -51,7 +51,7 @@ async def live_open(*, player, code: str, channel: str) -> LiveGame:
     live.audience.forget()
     if live is not loaded:  # moved by another process or a page, perhaps: the log says now
         async with live.lock:
-            if not _newer(live, loaded):  # nothing stored here since the log was read
+            if not _ahead(live, of=loaded):  # nothing stored here since the log was read
                 live.adopt(loaded)
     return live
 
@@ -169,11 +169,13 @@ async def _fresh(live: LiveGame) -> None:
             raise
 
 
-def _newer(loaded: LiveGame, live: LiveGame) -> bool:
-    def progress(game: LiveGame) -> tuple:
-        return game.count, game.last_seq, game.status != Game.Status.OPEN
+def _ahead(game: LiveGame, *, of: LiveGame) -> bool:
+    """Whether `game` has got further than `of` in any way: actions, seq, or its end."""
 
-    return any(a > b for a, b in zip(progress(loaded), progress(live), strict=True))
+    def progress(each: LiveGame) -> tuple:
+        return each.count, each.last_seq, each.status != Game.Status.OPEN
+
+    return any(a > b for a, b in zip(progress(game), progress(of), strict=True))
 
 
 @on_db_thread
