@@ -182,9 +182,10 @@ class Server:
         server = psutil.Process(self.process.pid)
         return [server, *server.children(recursive=True)]
 
-    def rss_mb(self) -> float:
-        """The resident memory of the server and its children."""
-        return sum(_rss(process) for process in self._processes()) / 2**20
+    def rss_mb(self, *, children: bool = True) -> float:
+        """The resident memory of the server and (unless told) its children."""
+        processes = self._processes() if children else self._processes()[:1]
+        return sum(_rss(process) for process in processes) / 2**20
 
     def cpu_seconds(self) -> float:
         """The CPU time the server and its children have used (user and system, every thread)."""
