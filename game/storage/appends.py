@@ -6,16 +6,19 @@ meanwhile matches no row, and its caller reloads the log and decides again.
 
 `appends_store` is the hot path, a transaction of its own on the database driver's
 connection, beside Django's transaction machinery (which costs more than SQLite's own work):
-- SQLite: BEGIN IMMEDIATE, one UPDATE ... FROM (VALUES ...) RETURNING, one INSERT, COMMIT;
-- PostgreSQL: the same as one statement (a data-modifying WITH) in autocommit: one round trip.
+- SQLite: BEGIN IMMEDIATE, a conditional UPDATE per move, the actions' INSERT, COMMIT. In
+  process, a statement per move costs less than one UPDATE ... FROM (VALUES ...) for every
+  batch: a fifth of it for one move, the human pace's usual batch (docs/performance.md);
+- PostgreSQL: one statement (a data-modifying WITH, its moves in a VALUES list) in
+  autocommit: one round trip, however many moves.
 Django's connection is in autocommit before and after, as Django expects.
-`appends_write` does the same inside a caller's Django transaction (a final move, whose
-result is written in the same transaction).
+`appends_write` makes the SQLite way's writes inside a caller's Django transaction (one final
+move, whose result is written in the same transaction), on either database.
 
-A statement's text depends only on how many moves and rows it carries, so each is built once
-and kept; at most STATEMENTS of each kind, the most recently used, since a batch's sizes
-(up to 200 moves and 400 rows, and on PostgreSQL every pair of them) would otherwise keep
-tens of thousands of statements of up to tens of kilobytes each.
+PostgreSQL's statement text depends on how many moves and rows it carries, so each is built
+once and kept; at most STATEMENTS of each kind, the most recently used, since every pair of a
+batch's sizes (up to 200 moves and 400 rows) would otherwise keep tens of thousands of
+statements of up to tens of kilobytes each.
 """
 
 from collections.abc import Sequence
@@ -23,7 +26,7 @@ from datetime import datetime
 from functools import cache, lru_cache
 from typing import NamedTuple
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from game.models import Action, Game
 
@@ -46,17 +49,16 @@ def appends_store(
 
     `checkpoints=False` (SQLite): this connection leaves the WAL to `appends_checkpoint`.
     """
-    assert not connection.in_atomic_block, "appends_store runs its own transaction"
-    connection.ensure_connection()
-    with connection.wrap_database_errors:
-        if connection.vendor == "postgresql":
-            return _one_statement(appends, at)
-        if not checkpoints and getattr(connection, "_h2h_no_checkpoints", None) is not (
-            driver := connection.connection
-        ):
-            driver.execute("PRAGMA wal_autocheckpoint = 0")
-            connection._h2h_no_checkpoints = driver
-        return _sqlite_transaction(appends, at)
+    db = _this_threads()
+    assert not db.in_atomic_block, "appends_store runs its own transaction"
+    db.ensure_connection()
+    with db.wrap_database_errors:
+        if db.vendor == "postgresql":
+            return _one_statement(db, appends, at)
+        if not checkpoints and getattr(db, "_h2h_no_checkpoints", None) is not db.connection:
+            db.connection.execute("PRAGMA wal_autocheckpoint = 0")
+            db._h2h_no_checkpoints = db.connection
+        return _sqlite_transaction(db, appends, at)
 
 
 def appends_checkpoint() -> None:
@@ -68,17 +70,24 @@ def appends_checkpoint() -> None:
 
 def appends_write(*, appends: Sequence[Append], at: datetime) -> list[bool]:
     """appends_store's writes inside the caller's transaction (Django's atomic)."""
-    assert connection.in_atomic_block, "appends_write runs in the caller's transaction"
-    connection.ensure_connection()
-    with connection.wrap_database_errors:
-        return _update_then_insert(appends, at)
+    db = _this_threads()
+    assert db.in_atomic_block, "appends_write runs in the caller's transaction"
+    db.ensure_connection()
+    with db.wrap_database_errors:
+        return _update_then_insert(db, appends, at)
 
 
-def _sqlite_transaction(appends: Sequence[Append], at: datetime) -> list[bool]:
-    driver = connection.connection
+def _this_threads():
+    """This thread's connection itself: each attribute read through django.db.connection
+    looks the connection up again, a tenth of a one-move commit's time."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _sqlite_transaction(db, appends: Sequence[Append], at: datetime) -> list[bool]:
+    driver = db.connection
     driver.execute("BEGIN IMMEDIATE")
     try:
-        stored = _update_then_insert(appends, at)
+        stored = _update_then_insert(db, appends, at)
     except BaseException:
         driver.execute("ROLLBACK")
         raise
@@ -86,23 +95,33 @@ def _sqlite_transaction(appends: Sequence[Append], at: datetime) -> list[bool]:
     return stored
 
 
-def _update_then_insert(appends: Sequence[Append], at: datetime) -> list[bool]:
-    cursor = connection.connection.cursor()
+def _update_then_insert(db, appends: Sequence[Append], at: datetime) -> list[bool]:
+    cursor = db.connection.cursor()
     try:
-        cursor.execute(_update_sql(connection.vendor, len(appends)), _update_params(appends))
-        moved = {game_id for (game_id,) in cursor.fetchall()}
-        rows = _action_rows(appends, moved, at)
+        moved = _moved_one_by_one(db, cursor, appends)
+        rows = _action_rows(db, appends, moved, at)
         if rows:
-            cursor.execute(_insert_sql(connection.vendor, len(rows)), _flat(rows))
+            cursor.executemany(_insert_sql(db.vendor), rows)
     finally:
         cursor.close()
     return [append.game_id in moved for append in appends]
 
 
-def _one_statement(appends: Sequence[Append], at: datetime) -> list[bool]:
-    rows = _action_rows(appends, {append.game_id for append in appends}, at)
+def _moved_one_by_one(db, cursor, appends: Sequence[Append]) -> set[int]:
+    """The games whose conditional UPDATE matched their row: still open, at that length."""
+    sql, still_open, moved = _update_one_sql(db.vendor), str(Game.Status.OPEN), set()
+    for a in appends:
+        grown = a.expected + len(a.actions)
+        cursor.execute(sql, (grown, a.seq, a.game_id, a.expected, still_open))
+        if cursor.rowcount == 1:
+            moved.add(a.game_id)
+    return moved
+
+
+def _one_statement(db, appends: Sequence[Append], at: datetime) -> list[bool]:
+    rows = _action_rows(db, appends, {append.game_id for append in appends}, at)
     sql = _postgresql_sql(len(appends), len(rows))
-    with connection.connection.cursor() as cursor:
+    with db.connection.cursor() as cursor:
         cursor.execute(sql, [*_update_params(appends), *_flat(rows)])
         moved = {game_id for (game_id,) in cursor.fetchall()}
     return [append.game_id in moved for append in appends]
@@ -117,8 +136,8 @@ def _update_params(appends: Sequence[Append]) -> list:
     return [*params, str(Game.Status.OPEN)]
 
 
-def _action_rows(appends: Sequence[Append], moved: set[int], at: datetime) -> list[tuple]:
-    when = connection.ops.adapt_datetimefield_value(at)
+def _action_rows(db, appends: Sequence[Append], moved: set[int], at: datetime) -> list[tuple]:
+    when = db.ops.adapt_datetimefield_value(at)
     return [
         (append.game_id, append.expected + i, action, when)
         for append in appends
@@ -132,38 +151,47 @@ def _flat(rows: list[tuple]) -> list:
 
 
 def appends_statements_kept() -> int:
-    """How many built statements are kept now (bench.probe shows it; at most 3 * STATEMENTS)."""
+    """How many built statements are kept now (bench.probe shows it; at most 2 * STATEMENTS)."""
     return sum(build.cache_info().currsize for build in STATEMENT_BUILDERS)
 
 
-@lru_cache(maxsize=STATEMENTS)
-def _update_sql(vendor: str, count: int) -> str:
+@cache
+def _update_one_sql(vendor: str) -> str:
     game, p = _names()["game"], _placeholder(vendor)
-    row = f"(CAST({p} AS BIGINT), CAST({p} AS BIGINT), CAST({p} AS BIGINT), CAST({p} AS BIGINT))"
+    return (
+        f"UPDATE {game} SET action_count = {p}, last_seq = COALESCE(CAST({p} AS BIGINT), last_seq)"
+        f" WHERE id = {p} AND action_count = {p} AND status = {p}"
+    )
+
+
+@cache
+def _insert_sql(vendor: str) -> str:
+    names, p = _names(), _placeholder(vendor)
+    return f"INSERT INTO {names['action']} ({names['columns']}) VALUES ({p}, {p}, {p}, {p})"
+
+
+@lru_cache(maxsize=STATEMENTS)
+def _update_sql(count: int) -> str:
+    """PostgreSQL: every move's conditional UPDATE in one, from a VALUES list."""
+    game = _names()["game"]
+    row = "(CAST(%s AS BIGINT), CAST(%s AS BIGINT), CAST(%s AS BIGINT), CAST(%s AS BIGINT))"
     return (
         f"UPDATE {game} SET action_count = v.column3, last_seq = COALESCE(v.column4, last_seq)"
         f" FROM (VALUES {', '.join([row] * count)}) AS v"
         f" WHERE {game}.id = v.column1 AND {game}.action_count = v.column2"
-        f" AND {game}.status = {p} RETURNING {game}.id"
+        f" AND {game}.status = %s RETURNING {game}.id"
     )
-
-
-@lru_cache(maxsize=STATEMENTS)
-def _insert_sql(vendor: str, count: int) -> str:
-    names, p = _names(), _placeholder(vendor)
-    values = ", ".join([f"({p}, {p}, {p}, {p})"] * count)
-    return f"INSERT INTO {names['action']} ({names['columns']}) VALUES {values}"
 
 
 @lru_cache(maxsize=STATEMENTS)
 def _postgresql_sql(count: int, actions: int) -> str:
     """The UPDATE, and an INSERT of only the rows of games it moved, as one statement."""
     if not actions:
-        return _update_sql("postgresql", count)
+        return _update_sql(count)
     names = _names()
     row = "(CAST(%s AS BIGINT), CAST(%s AS INTEGER), %s, CAST(%s AS TIMESTAMPTZ))"
     return (
-        f"WITH moved AS ({_update_sql('postgresql', count)}),"
+        f"WITH moved AS ({_update_sql(count)}),"
         f" a (game_id, i, action, at) AS (VALUES {', '.join([row] * actions)}),"
         f" inserted AS (INSERT INTO {names['action']} ({names['columns']})"
         f" SELECT a.game_id, a.i, a.action, a.at FROM a JOIN moved ON moved.id = a.game_id)"
@@ -171,7 +199,7 @@ def _postgresql_sql(count: int, actions: int) -> str:
     )
 
 
-STATEMENT_BUILDERS = (_update_sql, _insert_sql, _postgresql_sql)
+STATEMENT_BUILDERS = (_update_sql, _postgresql_sql)
 
 
 def _placeholder(vendor: str) -> str:
