@@ -76,7 +76,16 @@ def game_resume(*, player, code: str) -> Game:
     games = Game.objects.filter(player=player, code=code)
     # A never started game is a ranked one, always the player's first of its code.
     latest = games.order_by(F("started_at").desc(nulls_last=True), "-pk").first()
-    return game_day_closed(game=latest) if latest else game_open(player=player, code=code)
+    return game_day_closed(game=latest) if latest else _game_first(player=player, code=code)
+
+
+def _game_first(*, player, code: str) -> Game:
+    """The player's first game of `code`, unless another tab created it since the look."""
+    try:
+        with transaction.atomic():
+            return _game_create(player=player, code=code)
+    except IntegrityError:
+        return _game_open_or_create(player=player, code=code)
 
 
 def game_snapshot(*, game: Game, state: engine.State | None = None, standing: bool = True) -> dict:

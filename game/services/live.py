@@ -25,6 +25,7 @@ from game.services.audience import Audience, others_listen
 from game.services.games import game_day_closed, game_resume
 from game.services.groups import game_group
 from game.services.play import PROCESS, Reply, StoredGame, Write
+from game.services.rooms import race_lobby_check
 from game.storage.dbthread import append, on_db_thread
 
 ATTEMPTS = 20  # each failed attempt means another writer stored a move first
@@ -44,7 +45,8 @@ _games: dict[int, LiveGame] = {}
 
 
 async def live_open(*, player, code: str, channel: str) -> LiveGame:
-    """The player's latest game of `code` (game_resume), shared by this process's sockets."""
+    """The player's latest game of `code` (game_resume), shared by this process's sockets;
+    RealtimeError("race_lobby") while they wait in a race of it (rooms.race_lobby_check)."""
     loaded = await _load(player=player, code=code)
     live = _games.setdefault(loaded.id, loaded)
     live.sockets.add(channel)
@@ -184,6 +186,7 @@ def _load(*, player=None, code: str | None = None, game_id: int | None = None) -
     another writer moved it: then only to act on, so a ranked daily's standing is left out
     (a reload that finds the game ended comes just after the one that showed its end)."""
     if code is not None:
+        race_lobby_check(player=player, code=code)  # in the same hop: one fewer per connect
         return LiveGame.of(game_resume(player=player, code=code))
     game = Game.objects.select_related("daily").get(pk=game_id)
     return LiveGame.of(game, standing=False)

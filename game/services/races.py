@@ -22,7 +22,7 @@ from game.models import Action, DailyDeal, Game, RaceEntry, RaceRoom
 from game.services import game_resign
 from game.services.errors import RealtimeError
 from game.services.log import code_parse
-from game.services.rooms import entries_waiting, room_bump, room_racing
+from game.services.rooms import room_bump, room_racing
 from game.services.spectators import spectator_opened_deal
 
 ROOM_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O or 1/I: read aloud, typed on phones
@@ -100,14 +100,6 @@ def _enter(room: RaceRoom, player, now) -> None:
     """A racer waits for the room's deal: they stop watching any game of it."""
     RaceEntry.objects.create(room=room, player=player, joined_at=now)
     spectator_opened_deal(player_id=player.pk, code=room.code)
-
-
-def race_lobby_check(*, player, code: str) -> None:
-    """RealtimeError("race_lobby") while `player` waits in a race of `code`: nobody opens its
-    deal before the start instant shows it to every racer at once. GameError("bad_code") if
-    `code` is no deal code."""
-    if entries_waiting(player=player, code=code_parse(code=code)).exists():
-        raise RealtimeError("race_lobby")
 
 
 def race_leave(*, player, room: str) -> RaceRoom:

@@ -1,5 +1,6 @@
 """Race rooms' bookkeeping that needs no service: a change's version and its publication, the
-end of a race when its last racer finishes, and who waits for a room's deal.
+end of a race when its last racer finishes, and who waits for a room's deal (and may not open
+it meanwhile).
 
 Imported by result_create (game.services.results), so it imports no other use case.
 """
@@ -8,7 +9,9 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from game.models import RaceEntry, RaceRoom, Result
+from game.services.errors import RealtimeError
 from game.services.groups import race_group
+from game.services.log import code_parse
 from game.services.publish import publish_on_commit
 
 
@@ -42,6 +45,14 @@ def entries_waiting(*, player, code: str) -> QuerySet[RaceEntry]:
     return RaceEntry.objects.filter(
         player=player, game__isnull=True, room__code=code, room__status__in=unstarted
     )
+
+
+def race_lobby_check(*, player, code: str) -> None:
+    """RealtimeError("race_lobby") while `player` waits in a race of `code`: nobody opens its
+    deal before the start instant shows it to every racer at once. GameError("bad_code") if
+    `code` is no deal code."""
+    if entries_waiting(player=player, code=code_parse(code=code)).exists():
+        raise RealtimeError("race_lobby")
 
 
 def room_racing(room: RaceRoom) -> bool:

@@ -18,7 +18,6 @@ from game.metrics import play_event
 from game.selectors.guests import guest_player
 from game.services import GameError
 from game.services.presence import play_opened, socket_closed
-from game.services.races import race_lobby_check
 from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Socket, SocketCount
 from game.sockets.ratelimit import FrameLimiter
 from game.storage.db import db
@@ -61,7 +60,6 @@ class PlayConsumer(Socket):
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
         try:
-            await db(race_lobby_check)(player=self.user, code=code)
             self.live = await services.live_open(
                 player=self.user, code=code, channel=self.channel_name
             )

@@ -19,7 +19,7 @@ from game.selectors.guests import guest_player
 from game.services import GameError
 from game.services.errors import RealtimeError
 from game.services.guests import guest_for_session
-from game.services.races import race_lobby_check
+from game.services.rooms import race_lobby_check
 from game.web.problems import problem
 
 

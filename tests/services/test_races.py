@@ -11,7 +11,7 @@ from django.utils import timezone
 from game import daily, services
 from game.models import DailyDeal, Game, RaceRoom, Result
 from game.selectors.races import race_snapshot, race_winner, standings
-from game.services import GameError, races
+from game.services import GameError, races, rooms
 
 pytestmark = pytest.mark.django_db
 
@@ -194,13 +194,13 @@ def test_a_race_still_being_played_is_not_idle(player, rival):
 def test_a_racer_may_open_the_rooms_deal_only_from_the_start_instant(player, rival):
     room = races.race_create(player=player, code=CODE)
     races.race_join(player=rival, room=room.room)
-    refused("race_lobby", races.race_lobby_check, player=rival, code=CODE.lower())
+    refused("race_lobby", rooms.race_lobby_check, player=rival, code=CODE.lower())
     ready_all(room, [player, rival])  # counting down: the deal is still nobody's
-    refused("race_lobby", races.race_lobby_check, player=player, code=CODE)
+    refused("race_lobby", rooms.race_lobby_check, player=player, code=CODE)
     RaceRoom.objects.filter(pk=room.pk).update(starts_at=timezone.now())
     races.race_begin(room=room.room)
-    races.race_lobby_check(player=rival, code=CODE)  # the race game opens now
-    races.race_lobby_check(player=rival, code="HH1-N-AAAAAAD")  # never another deal
+    rooms.race_lobby_check(player=rival, code=CODE)  # the race game opens now
+    rooms.race_lobby_check(player=rival, code="HH1-N-AAAAAAD")  # never another deal
 
 
 def test_only_games_before_the_race_mark_a_racer_as_having_played_its_deal(player, rival):

@@ -308,6 +308,13 @@ def test_tabs_opening_a_code_at_once_share_one_game(player):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
+def test_sockets_connecting_to_a_new_code_at_once_share_one_game(player):
+    games = in_threads(8, lambda: services.game_resume(player=player, code=CODE))
+    assert len({game.pk for game in games}) == 1 and Game.objects.count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
 def test_tabs_tapping_at_once_store_each_move_once(player):
     game = services.game_open(player=player, code=CODE)
     seqs = iter(range(1, 9))
