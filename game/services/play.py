@@ -22,11 +22,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from game import engine
-from game.models import Game
+from game.models import Game, Result
 from game.services.errors import GameError
 from game.services.games import game_day, game_day_over, game_snapshot, view_unseen
 from game.services.log import game_replay
-from game.services.results import result_create, result_summary
+from game.services.results import result_create, result_described
 from game.storage.appends import Append, appends_write
 
 PROCESS = uuid.uuid4().hex  # tells this process's publications from other processes'
@@ -247,12 +247,12 @@ def store(game: StoredGame, write: Write, seq: int | None) -> dict | None:
     if finished is not None:
         # Read once committed, not under the boards' version rows the result locked: the
         # day's standing takes several queries, and every finisher of the day waits on them.
-        info = {"status": write.status, "result": result_summary(game=finished)}
+        info = {"status": write.status, "result": result_described(result=finished)}
     return info
 
 
-def _write(game: StoredGame, write: Write, seq: int | None) -> tuple[dict | None, Game | None]:
-    """(the game info changed, or None if another writer moved first; the game if it ended)."""
+def _write(game: StoredGame, write: Write, seq: int | None) -> tuple[dict | None, Result | None]:
+    """(the game info changed, or None if another writer moved first; its result if it ended)."""
     at = timezone.now()
     if write.start:
         return _started(game.id, seq, at), None
@@ -261,8 +261,7 @@ def _write(game: StoredGame, write: Write, seq: int | None) -> tuple[dict | None
     if write.status is None:
         return {}, None
     row = Game.objects.select_related("daily").get(pk=game.id)
-    result_create(game=row, state=write.state, status=write.status, at=at)
-    return None, row
+    return None, result_create(game=row, state=write.state, status=write.status, at=at)
 
 
 def _started(game_id: int, seq: int | None, at: datetime) -> dict | None:

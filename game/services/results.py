@@ -93,8 +93,11 @@ def result_summary(*, game: Game, standing: bool = True) -> dict | None:
     a ranked daily's place in its day is left out (None): its several queries are for a
     client's window, not for a process that only needs to know the game has ended."""
     result = Result.objects.filter(game=game).first()
-    if result is None:
-        return None
+    return None if result is None else result_described(result=result, standing=standing)
+
+
+def result_described(*, result: Result, standing: bool = True) -> dict:
+    """result_summary of a result at hand (the one a game's end just created)."""
     return {
         "won": result.won,
         "score": result.score,
