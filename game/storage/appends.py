@@ -47,6 +47,9 @@ def appends_store(
 ) -> list[bool]:
     """Store the appends in one transaction, committed on return; which of them were stored.
 
+    At most one append per game: a game's next move is decided only once its last one is
+    committed (game.services.live holds the game's lock until then).
+
     `checkpoints=False` (SQLite): this connection leaves the WAL to `appends_checkpoint`.
     """
     db = _this_threads()
@@ -98,28 +101,27 @@ def _sqlite_transaction(db, appends: Sequence[Append], at: datetime) -> list[boo
 def _update_then_insert(db, appends: Sequence[Append], at: datetime) -> list[bool]:
     cursor = db.connection.cursor()
     try:
-        moved = _moved_one_by_one(db, cursor, appends)
-        rows = _action_rows(db, appends, moved, at)
+        stored = _updated_one_by_one(db, cursor, appends)
+        rows = _action_rows(db, [a for a, ok in zip(appends, stored, strict=True) if ok], at)
         if rows:
             cursor.executemany(_insert_sql(db.vendor), rows)
     finally:
         cursor.close()
-    return [append.game_id in moved for append in appends]
+    return stored
 
 
-def _moved_one_by_one(db, cursor, appends: Sequence[Append]) -> set[int]:
-    """The games whose conditional UPDATE matched their row: still open, at that length."""
-    sql, still_open, moved = _update_one_sql(db.vendor), str(Game.Status.OPEN), set()
+def _updated_one_by_one(db, cursor, appends: Sequence[Append]) -> list[bool]:
+    """Whether each append's conditional UPDATE matched its game: still open, at that length."""
+    sql, still_open, stored = _update_one_sql(db.vendor), str(Game.Status.OPEN), []
     for a in appends:
         grown = a.expected + len(a.actions)
         cursor.execute(sql, (grown, a.seq, a.game_id, a.expected, still_open))
-        if cursor.rowcount == 1:
-            moved.add(a.game_id)
-    return moved
+        stored.append(cursor.rowcount == 1)
+    return stored
 
 
 def _one_statement(db, appends: Sequence[Append], at: datetime) -> list[bool]:
-    rows = _action_rows(db, appends, {append.game_id for append in appends}, at)
+    rows = _action_rows(db, appends, at)  # the statement inserts only the moved games' rows
     sql = _postgresql_sql(len(appends), len(rows))
     with db.connection.cursor() as cursor:
         cursor.execute(sql, [*_update_params(appends), *_flat(rows)])
@@ -136,12 +138,11 @@ def _update_params(appends: Sequence[Append]) -> list:
     return [*params, str(Game.Status.OPEN)]
 
 
-def _action_rows(db, appends: Sequence[Append], moved: set[int], at: datetime) -> list[tuple]:
+def _action_rows(db, appends: Sequence[Append], at: datetime) -> list[tuple]:
     when = db.ops.adapt_datetimefield_value(at)
     return [
         (append.game_id, append.expected + i, action, when)
         for append in appends
-        if append.game_id in moved
         for i, action in enumerate(append.actions)
     ]
 
