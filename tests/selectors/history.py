@@ -51,7 +51,7 @@ def finish(player, deal=None, *, code="HH1-N-AAAAAAM", ranked=None, won=True, se
         daily=deal,
         ranked=ranked,
         won=won,
-        duration_ms=seconds * 1000,
+        duration_ms=round(seconds * 1000),
         finished_at=finished,
         **values,
     )

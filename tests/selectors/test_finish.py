@@ -4,10 +4,10 @@ import datetime
 
 import pytest
 import time_machine
-from django.utils import timezone
 
-from game.models import DailyDeal, Game, Result
+from game.models import DailyDeal
 from game.selectors.finish import daily_distribution, daily_finish, daily_percentile
+from tests.selectors.history import finish as a_result
 
 pytestmark = pytest.mark.django_db
 
@@ -33,32 +33,10 @@ def finish(make_player, deal):
     made = iter(range(1000))
 
     def finish(name, ms, *, cleared=25, ranked=True, on=None):
-        on = on or deal
         player = make_player(f"{name}{next(made)}") if isinstance(name, str) else name
-        at = timezone.now()
         won = cleared == 25
-        game = Game.objects.create(
-            player=player,
-            code=on.code,
-            daily=on,
-            ranked=ranked,
-            started_at=at,
-            finished_at=at,
-            status=Game.Status.WON if won else Game.Status.RESIGNED,
-        )
-        return Result.objects.create(
-            game=game,
-            player=player,
-            code=on.code,
-            daily=on,
-            ranked=ranked,
-            won=won,
-            score=10 * cleared,
-            moves=40,
-            undos=0,
-            placement_help=False,
-            duration_ms=ms,
-            finished_at=at,
+        return a_result(
+            player, on or deal, ranked=ranked, won=won, seconds=ms / 1000, score=10 * cleared
         )
 
     return finish

@@ -8,6 +8,7 @@ from django.utils import timezone
 from game.models import Action, BoardVersion, DailyDeal, Game, Profile, Result, ResultFlag
 from game.sockets.base import CLOSE_LOGGED_OUT
 from tests.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
+from tests.selectors.history import finish
 from tests.site import session_cookie
 
 pytestmark = pytest.mark.django_db
@@ -19,34 +20,12 @@ def game():
     player = User.objects.create_user(username="ann", password="heart-shaped-42")
     Profile.objects.create(user=player, display_name="Ann")
     deal = DailyDeal.objects.create(date=timezone.localdate(), code="HH1-D-AAAAAAB")
-    now = timezone.now()
-    game = Game.objects.create(
-        player=player,
-        code=deal.code,
-        daily=deal,
-        ranked=True,
-        status=Game.Status.WON,
-        started_at=now,
-        finished_at=now,
-        action_count=2,
-    )
+    game = finish(player, deal, seconds=61, moves=1).game
     Action.objects.bulk_create(
-        Action(game=game, index=i, action=a, at=now) for i, a in enumerate(["stock", "25"])
+        Action(game=game, index=i, action=a, at=game.finished_at)
+        for i, a in enumerate(["stock", "25"])
     )
-    Result.objects.create(
-        game=game,
-        player=player,
-        code=deal.code,
-        daily=deal,
-        ranked=True,
-        won=True,
-        score=250,
-        moves=1,
-        undos=0,
-        placement_help=False,
-        duration_ms=61_000,
-        finished_at=now,
-    )
+    Game.objects.filter(pk=game.pk).update(action_count=2)
     return game
 
 
