@@ -57,6 +57,7 @@ nodejs:
 	  else echo "node is missing: the JavaScript unit tests will be skipped (install Debian's nodejs)"; fi; }
 
 test: $(STAMP) chromium nodejs nginx messages
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory test-js
 	$(MAKE) --no-print-directory test-sqlite
 	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-scaled; fi

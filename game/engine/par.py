@@ -150,7 +150,7 @@ class _Par:
                 below = (left & ((1 << index) - 1)).bit_length()
                 rest = left & ~(1 << index)
                 for p in iter_bits(cards):
-                    taps = ("stock",) * draws + (p, "waste")
+                    taps: tuple[Action, ...] = ("stock",) * draws + (p, "waste")
                     yield self.settled(removed | 1 << p, rest, below, draws + 1, taps)
 
     def settled(
