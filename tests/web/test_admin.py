@@ -7,7 +7,11 @@ from django.utils import timezone
 
 from game.models import Action, BoardVersion, DailyDeal, Game, Profile, Result, ResultFlag
 from game.sockets.base import CLOSE_LOGGED_OUT
-from tests.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
+from tests.realtime import (  # noqa: F401  (the fixture)
+    connect,
+    fresh_channel_layer,
+    sockets_database_work_done,
+)
 from tests.selectors.history import finish
 from tests.site import session_cookie
 
@@ -82,6 +86,7 @@ async def test_a_password_set_in_the_admin_closes_the_players_sockets(admin_clie
     cookie = await database_sync_to_async(session_cookie)(ann)
     board = await connect("/ws/play/HH1-N-AAAAAAC/", cookie)
     assert (await board.receive_json_from())["type"] == "state"
+    await sockets_database_work_done()
     data = {"password1": "a-new-heart-77", "password2": "a-new-heart-77", "usable_password": "true"}
     set_password = database_sync_to_async(admin_client.post)
     response = await set_password(f"/admin/auth/user/{ann.pk}/password/", data)
