@@ -1,7 +1,5 @@
 """Helpers of the realtime tests: sockets on any path, and games finished through the services."""
 
-import asyncio
-
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
@@ -11,7 +9,6 @@ from django.utils import timezone
 from game import services
 from game.models import RaceEntry, RaceRoom
 from game.services import races
-from game.storage import dbthread
 from h2h_site.asgi import application
 from tests.site import ORIGIN
 
@@ -37,13 +34,6 @@ async def connect(path: str, cookie: str | None = None) -> WebsocketCommunicator
     connected, _ = await socket.connect()
     assert connected, path
     return socket
-
-
-async def sockets_database_work_done() -> None:
-    """Wait for the database work the sockets have queued so far (a socket's presence row is
-    written after its first frame). On the in-memory test database one worker runs it in order,
-    and a write from the test meanwhile would find a table locked instead of waiting."""
-    await asyncio.wrap_future(dbthread._workers.submit(lambda: None))
 
 
 async def frame_of(socket, kind: str, timeout: float = 5) -> dict:

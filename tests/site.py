@@ -2,6 +2,7 @@
 
 tests/conftest.py offers the fixtures to every test folder."""
 
+import asyncio
 import datetime
 import re
 from types import SimpleNamespace
@@ -17,6 +18,7 @@ from django.test import Client
 
 from game import daily, engine, services
 from game.models import Game, Profile
+from game.storage import dbthread
 
 ORIGIN = b"http://testserver"
 
@@ -119,12 +121,21 @@ async def open_socket(app, code: str, cookie: str | None = None, *, origin: byte
 
 async def greeted(cookie: str, code: str, app=None):
     """A play socket on `code` (on the site's ASGI app unless `app`) past its first state frame,
-    and that frame."""
+    and that frame, once the socket's presence row is written."""
     from h2h_site.asgi import application  # imported late: it sets up the whole site
 
     socket = await open_socket(app or application, code, cookie)
     assert socket.connected
-    return socket, await socket.receive_json_from()
+    first = await socket.receive_json_from()
+    await sockets_database_work_done()
+    return socket, first
+
+
+async def sockets_database_work_done() -> None:
+    """Wait for the database work the sockets have queued so far (a socket's presence row is
+    written after its first frame). On the in-memory test database one worker runs it in order,
+    and a write from the test meanwhile would find a table locked instead of waiting."""
+    await asyncio.wrap_future(dbthread._workers.submit(lambda: None))
 
 
 async def send(socket, frame: dict) -> dict:
