@@ -17,6 +17,13 @@ def racer_row(page, name):
     return page.locator("tbody[data-racers] tr", has_text=name)
 
 
+def page_top(page, selector: str) -> float:
+    """Where the element starts on the page, whatever the page's scroll."""
+    return page.eval_on_selector(
+        selector, "node => node.getBoundingClientRect().top + window.scrollY"
+    )
+
+
 def test_two_players_race_the_same_deal_to_the_end(page_of, artifacts):
     code, plan = winnable_plan(seed=5, longest=90)
     onlooker = page_of(None)
@@ -51,8 +58,11 @@ def test_two_players_race_the_same_deal_to_the_end(page_of, artifacts):
         if i == len(plan) // 2:
             left = int(racer_row(ben, "Ana").locator("[data-slot=left]").inner_text())
             assert left < 25  # Ben sees Ana's heart shrink as she plays
+            board_top = page_top(ben, "#board")
     expect(racer_row(ben, "Ana").locator(".badge")).to_have_text("cleared")
     expect(ben.locator("[data-race-status]")).to_contain_text("Ana cleared the heart first!")
+    # The news above Ben's board on his phone does not move the cards under his finger.
+    assert page_top(ben, "#board") == board_top
     ana.wait_for_timeout(400)  # let the last pair fly off
     ana.screenshot(path=str(artifacts / "race-desktop.png"))
     expect(onlooker.locator("tbody[data-live-rows] tr")).to_have_count(1)
