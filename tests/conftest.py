@@ -12,6 +12,7 @@ import pytest
 
 from tests.site import (  # noqa: F401  (the site's fixtures, for every test folder)
     before_midnight,
+    deals_drawn,
     make_player,
     player,
     player_cookie,

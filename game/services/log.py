@@ -18,6 +18,20 @@ def code_parse(*, code: object) -> str:
         raise GameError("bad_code", str(error)) from error
 
 
+FRESH_DRAWS = 50  # one deal in ten is dead, so fifty in a row never come: a bound on a fault
+
+
+def code_fresh() -> str:
+    """A random deal's code for a new game or race: one whose opening has a pair to make.
+    About one random deal in ten is deadlocked before its first move; a code typed in is
+    dealt as it is."""
+    for _ in range(FRESH_DRAWS):
+        code = engine.random_code()
+        if not engine.new_game(code, key=settings.DEAL_KEY).deadlocked:
+            break
+    return code
+
+
 def game_replay(*, game: Game) -> engine.State:
     """The game's state now: its stored log replayed under this deployment's deal key."""
     actions = []

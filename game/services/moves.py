@@ -9,11 +9,11 @@ transaction of its own, so that the refusal (day_over) keeps the ending.
 
 from django.db import transaction
 
-from game import engine
 from game.models import Game
 from game.services import play
 from game.services.errors import GameError
 from game.services.games import game_day_closed
+from game.services.log import code_fresh
 from game.services.play import Reply, StoredGame
 from game.services.publish import game_publish
 
@@ -51,7 +51,7 @@ def game_new(*, player, ending_game_id: int | None = None) -> str:
         except GameError as error:
             if error.code not in ("game_over", "day_over", "not_started"):
                 raise  # an unstarted ranked game is left waiting: its clock never ran
-    return engine.random_code()
+    return code_fresh()
 
 
 def _played(player, game_id: int, seq: int | None, action, origin: str) -> Reply:

@@ -16,12 +16,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from game import engine
 from game.daily import daily_today
 from game.models import Action, DailyDeal, Game, RaceEntry, RaceRoom
 from game.services import game_resign
 from game.services.errors import RealtimeError
-from game.services.log import code_parse
+from game.services.log import code_fresh, code_parse
 from game.services.rooms import room_bump, room_racing
 from game.services.spectators import spectator_opened_deal
 
@@ -48,7 +47,7 @@ def room_parse(*, room: object) -> str:
 def race_create(*, player, code: str = "") -> RaceRoom:
     """A new room with its creator in it: for `code`, or for a fresh deal if it is blank."""
     fresh = not code.strip()
-    code = engine.random_code() if fresh else code_parse(code=code)
+    code = code_fresh() if fresh else code_parse(code=code)
     if DailyDeal.objects.filter(code=code, date__gte=daily_today()).exists():
         raise RealtimeError("daily_today")
     _check_no_ranked_open(player, code)

@@ -41,6 +41,12 @@ def test_a_room_has_a_short_code_and_its_creator_in_it(player):
     assert [e["name"] for e in race_snapshot(room=room)["entries"]] == ["Ann"]
 
 
+def test_a_fresh_race_is_never_a_deal_without_a_first_move(player, deals_drawn):
+    _dead, playable = deals_drawn
+    room = races.race_create(player=player)
+    assert room.fresh and room.code == playable
+
+
 def test_eight_players_at_most(players):
     room = races.race_create(player=players[0])
     for player in players[1:8]:

@@ -225,6 +225,14 @@ def test_a_new_game_ends_the_unfinished_one_and_deals_a_fresh_code(player):
     assert services.game_open(player=player, code=CODE).pk != game.pk
 
 
+def test_a_new_game_is_never_a_deal_without_a_first_move(player, deals_drawn):
+    dead, playable = deals_drawn
+    assert services.game_new(player=player) == playable
+    # A deadlocked code typed in is dealt as it is, and says so at once.
+    typed_in = services.game_open(player=player, code=dead[0])
+    assert services.game_snapshot(game=typed_in)["view"]["deadlocked"]
+
+
 def test_the_snapshot_describes_the_game_without_the_stock(player):
     game = services.game_open(player=player, code=CODE)
     snapshot = services.game_snapshot(game=game)
