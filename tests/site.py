@@ -99,8 +99,8 @@ def winnable():
 @pytest.fixture
 def deals_drawn(monkeypatch, winnable):
     """engine.random_code draws two codes deadlocked before any move, then the winnable one's."""
-    dead = (engine.format_code("N", seed) for seed in range(10_000))
-    dead = [c for c in dead if engine.new_game(c, key=settings.DEAL_KEY).deadlocked][:2]
+    codes = (engine.format_code("N", seed) for seed in range(10_000))
+    dead = [c for c in codes if engine.new_game(c, key=settings.DEAL_KEY).deadlocked][:2]
     drawn = iter([*dead, winnable[0]])
     monkeypatch.setattr(engine, "random_code", lambda kind="N": next(drawn))
     return dead, winnable[0]
