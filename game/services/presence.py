@@ -17,13 +17,13 @@ import uuid
 from datetime import timedelta
 
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
 from game.daily import daily_today
-from game.models import Presence
+from game.models import Game, Presence
 from game.selectors.watching import racing_game_ids
 from game.services.audience import anyone_in_group, others_in_group
 from game.services.groups import PRESENCE, game_group
@@ -43,7 +43,18 @@ def presence_enter(*, channel: str, kind: str, user_id: int | None, game_id: int
 
 
 def presence_apply(*, entered: list[dict], left: list[str]) -> None:
-    """Store the play sockets that came and went, in one transaction."""
+    """Store the play sockets that came and went, in one transaction. A socket whose game was
+    deleted before its row was written (its account with it) is left out: kept, its row would
+    fail this write and every later one."""
+    try:
+        _apply(entered, left)
+    except IntegrityError:
+        games = Game.objects.filter(pk__in={row["game_id"] for row in entered})
+        alive = set(games.values_list("pk", flat=True))
+        _apply([row for row in entered if row["game_id"] in alive], left)
+
+
+def _apply(entered: list[dict], left: list[str]) -> None:
     with transaction.atomic():
         if left:
             Presence.objects.filter(channel__in=left).delete()

@@ -140,6 +140,20 @@ def test_a_socket_that_closes_during_a_failed_write_is_never_written():
     assert rows.take() == ([], [])
 
 
+def test_a_socket_whose_game_was_deleted_before_its_row_does_not_stop_the_others(
+    player, rival, transactional_db
+):
+    kept, gone = (services.game_open(player=p, code=CODE) for p in (player, rival))
+    row = {"process": presence.PROCESS, "kind": "play", "seen_at": timezone.now()}
+    entered = [
+        row | {"channel": "kept", "user_id": player.pk, "game_id": kept.pk},
+        row | {"channel": "gone", "user_id": rival.pk, "game_id": gone.pk},
+    ]
+    rival.delete()  # the account and its game, while the rows waited to be written
+    presence.presence_apply(entered=entered, left=[])
+    assert list(Presence.objects.values_list("channel", flat=True)) == ["kept"]
+
+
 def test_sockets_that_came_and_went_are_written_in_one_go(player, rival, db):
     game = services.game_open(player=player, code=CODE)
     other = services.game_open(player=rival, code=CODE)
