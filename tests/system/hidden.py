@@ -19,6 +19,7 @@ from django.urls import NoReverseMatch, reverse
 
 from bench import policy
 from h2h_site.asgi import application
+from tests.site import sockets_database_work_done
 
 PAGE_EVERY = 25  # steps between board-page fetches
 BAD_EVERY = 17  # steps between malformed frames
@@ -62,7 +63,9 @@ class Record:
 
 
 async def page(client: AsyncClient, path: str) -> str:
-    """What a GET of `path` sends back, refusals included (e.g. the replay of an open game)."""
+    """What a GET of `path` sends back, refusals included (e.g. the replay of an open game),
+    once the sockets' database work is done (a page may write, e.g. the play page's game)."""
+    await sockets_database_work_done()
     response = await client.get(path)
     assert response.status_code < 500, (path, response.status_code)
     return f"{response.status_code} {response.content.decode()}"
