@@ -28,6 +28,7 @@ logger = logging.getLogger(__name__)
 # One thread: two games of one code ending together compute its par once, one after the other.
 _own_searcher = Workers(1)
 WAITING = 1000
+PUBLISH_WAIT = 5.0  # seconds; a running loop publishes in well under a millisecond
 _places = threading.BoundedSemaphore(WAITING)  # one per code waiting for its search
 
 
@@ -84,7 +85,18 @@ def par_settle(
             {"type": "game.par", "game": game_id, "par": par},
         )
         if loop is not None and loop.is_running():
-            asyncio.run_coroutine_threadsafe(publish(group, message), loop).result()
+            _publish_from(loop, group, message)
         else:
             async_to_sync(publish)(group, message)
     return par
+
+
+def _publish_from(loop: asyncio.AbstractEventLoop, group: str, message: dict) -> None:
+    """Publish from `loop`, waiting at most PUBLISH_WAIT: a loop that stops or stalls before
+    it runs the publish loses this news, never the par thread (every later search waits on it)."""
+    sent = asyncio.run_coroutine_threadsafe(publish(group, message), loop)
+    try:
+        sent.result(timeout=PUBLISH_WAIT)
+    except TimeoutError:
+        sent.cancel()
+        logger.warning("the par for %s was not published: its loop did not run it", group)

@@ -1,9 +1,11 @@
 """Par in the product: stored when the daily deal is certified, computed once per other code
 after a game of it ends, and part of a game's result only once the game has ended."""
 
+import asyncio
 import datetime
 import json
 import threading
+import time
 
 import pytest
 from django.conf import settings
@@ -178,3 +180,34 @@ def test_a_search_that_fails_is_logged_and_frees_its_place(
     assert sample("h2h_par_waiting") == 0
     assert pars._places.acquire(blocking=False)  # no place kept by the failed search
     pars._places.release()
+
+
+@pytest.fixture
+def stalled_loop():
+    """A running event loop stuck in a callback for three seconds, as a socket loop that stops
+    or stalls after a par search saw it running."""
+    loop, released = asyncio.new_event_loop(), threading.Event()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    loop.call_soon_threadsafe(released.wait, 3)
+    while not loop.is_running():
+        time.sleep(0.001)
+    yield loop
+    released.set()
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join()
+    loop.close()
+
+
+@pytest.mark.filterwarnings("ignore:coroutine 'publish' was never awaited")  # cancelled unrun
+def test_a_loop_that_does_not_run_the_publish_never_holds_the_par_thread(
+    player, winnable, stalled_loop, monkeypatch, caplog
+):
+    code, _plan = winnable
+    game = services.game_open(player=player, code=code)
+    DealPar.objects.create(code=code, par=engine.min_moves(code, key=settings.DEAL_KEY))
+    monkeypatch.setattr(pars, "PUBLISH_WAIT", 0.2)
+    started = time.monotonic()
+    assert pars.par_settle(code=code, game_id=game.pk, loop=stalled_loop) == par_of(code)
+    assert time.monotonic() - started < 1.5
+    assert "was not published" in caplog.text
