@@ -49,6 +49,17 @@ def winnable_plan(seed: int = 2, longest: int = 200) -> tuple[str, list]:
     raise AssertionError("unreachable")
 
 
+def plan_clearing(code: str, plan: list, cards: int) -> list:
+    """The start of `plan` that clears `cards` of the heart's cards (a solver's plan may open
+    with any number of draws, so a fixed number of taps may clear nothing)."""
+    state = new_game(code)
+    for taps, target in enumerate(plan, start=1):
+        state, _ = engine.tap(state, target)
+        if 25 - state.heart_left >= cards:
+            return plan[:taps]
+    raise AssertionError(f"{plan} clears fewer than {cards} cards")
+
+
 def _greedy_playout(code: str, rng: random.Random, limit: int) -> list | None:
     """Random play: a possible pair when there is one, else a draw; the taps to a deadlock."""
     state, taps = new_game(code), []
