@@ -137,11 +137,22 @@ def sqlite_synchronous() -> str:
     return value
 
 
+def database_pool() -> dict:
+    """Django's PostgreSQL pool per process, H2H_DB_POOL_SIZE connections at most (0: none)."""
+    size = int(os.environ.get("H2H_DB_POOL_SIZE", "20"))
+    if size < 0:
+        raise ValueError("H2H_DB_POOL_SIZE must be 0 (no pool) or more")
+    # A request waits up to `timeout` seconds for a connection when all are busy, then fails.
+    return {"pool": {"min_size": 1, "max_size": size, "timeout": 10}} if size else {}
+
+
 def database_from_env() -> dict:
     url = os.environ.get("H2H_DATABASE_URL")
     if url:
-        # Connections are not reused under ASGI: each request runs in a thread of its own.
-        return dj_database_url.parse(url, conn_max_age=0)
+        # Django keeps no connection under ASGI (each request runs in a thread of its own):
+        # its pool hands them out instead, so a request does not open one of its own.
+        database = dj_database_url.parse(url, conn_max_age=0)
+        return {**database, "OPTIONS": {**database.get("OPTIONS", {}), **database_pool()}}
     return {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": os.environ.get("H2H_SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
