@@ -37,11 +37,15 @@ function openBoard(page) {
   page.board = createBoard(root, { socket: `/ws/play/${code}/`, resignQuestion: RESIGN_QUESTION });
 }
 
+/** The room's buttons send on its socket: until it is open they wait, disabled, rather than
+ * take a tap that would go nowhere. */
 function showButtons(page) {
   const shown = buttonsFor(page.race, page.root.dataset.loggedIn === "1");
   for (const name of ["join", "ready", "unready", "leave"]) {
     const button = $(`[data-race-do=${name}]`, page.root);
-    if (button) button.hidden = !shown[name];
+    if (!button) continue;
+    button.hidden = !shown[name];
+    button.disabled = !page.online;
   }
   $("[data-race-again]", page.root).hidden = !shown.again;
 }
@@ -92,7 +96,9 @@ function onFrame(page, frame) {
 
 /** Offline, the room is greyed; refused for good, the status line says why. */
 function onStatus(page, online, closeCode, notice) {
+  page.online = online;
   page.root.classList.toggle("offline", !online);
+  showButtons(page);
   if (!online && notice?.text) showStatus(page, notice.text);
 }
 
@@ -107,7 +113,8 @@ function boot() {
   const root = $("[data-race]");
   const labels = readJson("race-labels");
   const race = createRoom(readJson("race-room"), Number(root.dataset.me) || null);
-  const page = { root, labels, race, table: new RacersTable(root, labels), board: null, frames: 0 };
+  const table = new RacersTable(root, labels);
+  const page = { root, labels, race, table, board: null, frames: 0, online: false };
   page.socket = new Connection(root.dataset.wsPath, {
     onFrame: (frame) => onFrame(page, frame),
     onStatus: (...status) => onStatus(page, ...status),

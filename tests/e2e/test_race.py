@@ -81,3 +81,38 @@ def test_two_players_race_the_same_deal_to_the_end(page_of, artifacts):
     expect(rows).to_have_count(2)
     expect(onlooker.locator("tr.fresh .who")).to_have_text("Ben")
     assert rows.locator(".who").all_inner_texts() == ["Ana", "Ben"]
+
+
+class RoomSocketProxy:
+    """Pass the race room's socket through, and drop it on demand as a lost connection does
+    (the page then reconnects through the proxy)."""
+
+    def __init__(self, page):
+        self.sockets = []
+        page.route_web_socket(re.compile(r"/ws/race/"), self.route)
+
+    def route(self, ws):
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+        server.on_message(ws.send)
+        self.sockets.append(ws)
+
+    def drop(self):
+        self.sockets[-1].close(code=4000, reason="test")
+
+
+def test_the_room_buttons_wait_while_the_room_socket_is_down(page_of):
+    ana, ben = page_of("ana"), page_of("ben", PHONE)
+    ana.goto("/race/")
+    ana.get_by_role("button", name="Open a room").click()
+    ana.wait_for_url(re.compile(r"/race/[A-Z0-9]{6}/$"))
+    proxy = RoomSocketProxy(ben)
+    ben.goto(ana.url)
+    join = ben.locator("[data-race-do=join]")
+    expect(join).to_be_enabled()
+    proxy.drop()
+    expect(join).to_be_disabled()  # a tap now would be sent nowhere
+    expect(join).to_be_enabled()
+    assert len(proxy.sockets) == 2
+    join.click()
+    expect(racer_row(ana, "Ben")).to_be_visible()
