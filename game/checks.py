@@ -7,6 +7,12 @@ The keys are not checked here: outside DEBUG the settings refuse to load without
 from django.conf import settings
 from django.core.checks import Error, Tags, register
 
+from game.storage.dbthread import WORKERS_POSTGRESQL
+
+# The sockets' database threads (moves, and everything else) and the par thread each hold a
+# pooled connection while they work; a page needs one more.
+POOL_NEEDED = 2 * WORKERS_POSTGRESQL + 1 + 1
+
 
 @register(Tags.security, deploy=True)
 def check_allowed_hosts_are_named(app_configs, **kwargs):
@@ -48,6 +54,24 @@ def check_connections_are_not_kept(app_configs, **kwargs):
                     f"DATABASES[{alias!r}]['CONN_MAX_AGE'] is not 0.",
                     hint="Keep CONN_MAX_AGE = 0 under ASGI.",
                     id="h2h.E004",
+                )
+            )
+    return errors
+
+
+@register(Tags.database, deploy=True)
+def check_the_pool_holds_the_database_threads(app_configs, **kwargs):
+    """A pool smaller than the threads that hold its connections would leave moves and pages
+    waiting for one, and failing after its timeout."""
+    errors = []
+    for alias, database in settings.DATABASES.items():
+        pool = database.get("OPTIONS", {}).get("pool")
+        if isinstance(pool, dict) and pool.get("max_size", POOL_NEEDED) < POOL_NEEDED:
+            errors.append(
+                Error(
+                    f"DATABASES[{alias!r}]'s pool holds fewer than {POOL_NEEDED} connections.",
+                    hint=f"Set H2H_DB_POOL_SIZE to {POOL_NEEDED} or more (0: no pool).",
+                    id="h2h.E006",
                 )
             )
     return errors

@@ -127,6 +127,15 @@ def test_kept_database_connections_are_an_error(settings):
     assert [e.id for e in checks.check_connections_are_not_kept(None)] == ["h2h.E004"]
 
 
+@pytest.mark.filterwarnings("ignore:Overriding setting DATABASES")
+@pytest.mark.parametrize(("pool", "errors"), [({"max_size": 9}, ["h2h.E006"]),
+                                              ({"max_size": 10}, []), (None, [])])  # fmt: skip
+def test_a_pool_smaller_than_the_database_threads_is_an_error(settings, pool, errors):
+    options = {"pool": pool} if pool else {}
+    settings.DATABASES = {"default": {**settings.DATABASES["default"], "OPTIONS": options}}
+    assert [e.id for e in checks.check_the_pool_holds_the_database_threads(None)] == errors
+
+
 @pytest.mark.django_db
 def test_responses_carry_the_security_headers(client):
     response = client.get("/")
