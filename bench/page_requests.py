@@ -19,7 +19,7 @@ import tempfile
 import threading
 import time
 
-from bench.server import Server, fresh_database, make_players, manage, server_env
+from bench.server import Server, fresh_database, make_players, manage, name_and_admin, server_env
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/h2h_bench_pages"
 PAGE = "/"
@@ -30,8 +30,8 @@ def sessions_opened(url: str) -> int:
     """PostgreSQL sessions ever established to the benchmark's database."""
     import psycopg
 
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as connection:
+    name, admin = name_and_admin(url)
+    with psycopg.connect(admin, autocommit=True) as connection:
         row = connection.execute(
             "SELECT sessions FROM pg_stat_database WHERE datname = %s", (name,)
         ).fetchone()

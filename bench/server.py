@@ -74,12 +74,17 @@ def server_env(*, sqlite_path: str, database_url: str = "", redis_url: str = "",
     return env
 
 
+def name_and_admin(url: str) -> tuple[str, str]:
+    """A PostgreSQL URL's database name, and the URL of its server's own `postgres` database."""
+    base, name = url.rsplit("/", 1)
+    return name, base + "/postgres"
+
+
 def fresh_database(url: str) -> None:
     """Drop and create a benchmark's own PostgreSQL database (the URL names it)."""
     import psycopg
 
-    name = url.rsplit("/", 1)[1]
-    admin = url.rsplit("/", 1)[0] + "/postgres"
+    name, admin = name_and_admin(url)
     with psycopg.connect(admin, autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         connection.execute(f'CREATE DATABASE "{name}"')

@@ -55,7 +55,7 @@ def plan_clearing(code: str, plan: list, cards: int) -> list:
     state = new_game(code)
     for taps, target in enumerate(plan, start=1):
         state, _ = engine.tap(state, target)
-        if 25 - state.heart_left >= cards:
+        if state.removed.bit_count() >= cards:
             return plan[:taps]
     raise AssertionError(f"{plan} clears fewer than {cards} cards")
 
