@@ -40,6 +40,7 @@ SINGLE_TAPS = ("stock", "undo", "help-on", "help-off")  # one stored entry for o
 REASONS = {
     "fast_taps": "most moves came faster than a person taps",
     "fast_pairs": "most pairs were taken faster than a person finds and taps them",
+    "stock_scouted": "draws were taken back after they showed stock cards not seen before",
 }
 
 

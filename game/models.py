@@ -52,6 +52,10 @@ class DailyDeal(models.Model):
     date = models.DateField(unique=True)
     code = models.CharField(max_length=16, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Voided on review (a bad deal): the day's results stay the players' history but leave
+    # every board. Null while it stands; clearing it undoes the voiding.
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-date"]
@@ -139,6 +143,10 @@ class Result(models.Model):
     placement_help = models.BooleanField()  # placement help was on for some move
     duration_ms = models.PositiveBigIntegerField()
     finished_at = models.DateTimeField()
+    # Voided on review of its flags: off every board and out of streaks, kept in its player's
+    # history. Null while it stands; clearing it undoes the voiding. Never set automatically.
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-score", "duration_ms", "moves", "finished_at"]
@@ -311,3 +319,35 @@ class DealPar(models.Model):
             par = engine_process.min_moves(code, key=key)
             stored, _ = cls.objects.get_or_create(code=code, defaults={"par": par})
         return stored.par
+
+
+# One ranked attempt a day per e-mail address, across accounts (docs/deployment.md, "Privacy").
+
+
+class DailyStartMark(models.Model):
+    """An e-mail address whose account pressed Start on a day's ranked game: kept as a keyed
+    hash of the normalised address, never the address, and deleted once the day has ended."""
+
+    date = models.DateField(db_index=True)
+    address_hash = models.CharField(max_length=64)  # HMAC-SHA-256, hex
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["date", "address_hash"], name="one_mark_per_day_address"
+            )
+        ]
+
+
+# Sessions by account, so that ending a player's sessions reads only theirs.
+
+
+class PlayerSession(models.Model):
+    """A stored session that logged in as `user`: written at login, so ending every session of
+    an account reads its own keys instead of decoding every session of the site."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stored_sessions"
+    )
+    session_key = models.CharField(max_length=40, unique=True)
+    created_at = models.DateTimeField()
