@@ -72,6 +72,17 @@ def board_results_left(*, boards: list[str]) -> None:
         publish_on_commit(board_group(board), message)
 
 
+def board_results_adopted(*, boards: list[str], player_id: int) -> None:
+    """A guest's results on these boards joined the account `player_id` at its sign-up: bump
+    the boards' versions now, and after commit have their listeners send the whole board again,
+    naming the account as the one whose results changed it."""
+    name = Profile.objects.filter(user_id=player_id).values_list("display_name", flat=True)
+    named = {"player": name.first(), "player_id": player_id, "row": None}
+    for board, version in board_versions_bump(boards=boards).items():
+        message = {"type": "board.update", "board": board, "version": version} | named
+        publish_on_commit(board_group(board), message)
+
+
 def board_versions_bump(*, boards: list[str]) -> dict[str, int]:
     """Add one to each board's version (created at 0 first); returns the new versions."""
     BoardVersion.objects.bulk_create([BoardVersion(board=b) for b in boards], ignore_conflicts=True)

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from game.models import Game, Guest, Presence, Result
 from game.selectors.guests import SESSION_GUEST, guest_player
+from game.services.boards import board_results_adopted, boards_of_player
 from game.services.sessions import close_player_sockets
 
 
@@ -38,15 +39,18 @@ def guest_for_session(*, session):
 
 def guest_adopt(*, session, player) -> int:
     """Move the games of `session`'s guest to the account `player` just made there, and remove
-    the guest; their sockets close. How many games moved (0: the session had no guest)."""
+    the guest; their sockets close, and the live boards its results now join are sent again.
+    How many games moved (0: the session had no guest)."""
     guest = guest_player(session=session)
     session.pop(SESSION_GUEST, None)
     if guest is None:
         return 0
     guest_id = guest.pk
     with transaction.atomic():
+        boards = boards_of_player(player_id=guest_id)
         moved = Game.objects.filter(player=guest).update(player=player)
         Result.objects.filter(player=guest).update(player=player)
+        board_results_adopted(boards=boards, player_id=player.pk)
         Presence.objects.filter(user=guest).update(user=player)
         guest.delete()
         transaction.on_commit(lambda: close_player_sockets(player_id=guest_id))

@@ -4,14 +4,22 @@ client that missed updates resynchronises from a snapshot."""
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from game import daily, services
-from game.models import BoardVersion
+from game.models import BoardVersion, Guest
 from game.ranking import RANK_ORDER
 from game.selectors import pages
 from game.services import boards
-from tests.realtime import connect, frame_of, fresh_channel_layer, resign  # noqa: F401  (the fixture)
+from tests.realtime import (  # noqa: F401  (the fixture)
+    connect,
+    frame_of,
+    fresh_channel_layer,
+    resign,
+    resign_now,
+)
+from tests.site import sign_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -169,3 +177,33 @@ async def test_a_socket_on_no_such_board_is_told_and_closed(path):
     frame = await socket.receive_json_from()
     assert frame["error"] == "bad_board" and frame["message"]
     assert (await socket.receive_output())["code"] == 4004
+
+
+@database_sync_to_async
+def guest_who_resigned(code: str) -> Client:
+    """A visitor's browser whose guest has a result of `code`."""
+    browser = Client()
+    browser.get(f"/play/{code}/")
+    resign_now(Guest.objects.get(session_key=browser.session.session_key).user, code)
+    return browser
+
+
+async def test_a_guests_results_join_the_live_board_when_they_sign_up(rival):
+    await resign(rival, CODE)
+    board = await connect(f"/ws/live/deal/{CODE}/")
+    assert (await frame_of(board, "board"))["version"] == 1
+    browser = await guest_who_resigned(CODE)
+    assert await board.receive_nothing()  # a guest's result is on no board
+    signed_up = await database_sync_to_async(sign_up)(
+        browser, username="cat", email="c@x.org", display_name="Cat"
+    )
+    assert signed_up.status_code == 302
+    update = await frame_of(board, "board")
+    assert update["version"] == 2 and update["fresh"] == "Cat"
+    assert sorted(row["player"] for row in update["rows"]) == ["Bea", "Cat"]
+    fresh = await connect(f"/ws/live/deal/{CODE}/")
+    assert await frame_of(fresh, "board") == update | {"fresh": None}  # what a new page shows
+    page = await database_sync_to_async(Client().get)(f"/leaderboard/deal/{CODE}/")
+    assert "/players/Cat/" in page.content.decode()
+    for socket in (board, fresh):
+        await socket.disconnect()
