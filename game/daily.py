@@ -58,6 +58,13 @@ def daily_code(day: datetime.date, *, key: str | None = None) -> str:
     return next(code for code in daily_candidates(day, key=key) if engine.solve(code, key=key))
 
 
+def daily_is_today(code: str) -> bool:
+    """Whether the canonical `code` is today's daily deal (only an "HH1-D-" code can be)."""
+    if code.split("-")[1] != "D":
+        return False
+    return DailyDeal.objects.filter(code=code, date=daily_today()).exists()
+
+
 def daily_deal(day: datetime.date | None = None) -> DailyDeal:
     """The stored DailyDeal of `day` (default today), derived and stored on first use."""
     day = daily_today() if day is None else day

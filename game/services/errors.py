@@ -30,6 +30,10 @@ MESSAGES = {
     "not_started": _("Press Start first: the clock of this ranked game has not started."),
     "day_over": _("This daily deal's day is over: the game ended at midnight."),
     "self_follow": _("You cannot follow yourself."),
+    "daily_today": _(
+        "Today's deal is played once, by signed-in players: sign up or log in to play it,"
+        " or play a fresh deal."
+    ),
 }
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 from game import daily, engine
 from game.models import DailyDeal, Game
 from game.selectors.guests import is_guest
+from game.services.errors import GameError
 from game.services.log import code_parse, game_replay
 from game.services.publish import game_publish
 from game.services.results import result_create, result_summary
@@ -24,11 +25,20 @@ def game_open(*, player, code: str) -> Game:
     deal code.
     """
     code = code_parse(code=code)
+    daily_today_check(player=player, code=code)
     try:
         return _game_open_or_create(player=player, code=code)
     except IntegrityError:
         # Another tab created it between our look and our insert: take that one.
         return _game_open_or_create(player=player, code=code)
+
+
+def daily_today_check(*, player, code: str) -> None:
+    """GameError("daily_today") for a guest asking for today's daily deal by any route: it is
+    played once, by signed-in players, and a guest's game of it would show every card of it
+    (and its par) before the ranked game. From midnight on it is a past deal, open to all."""
+    if daily.daily_is_today(code) and is_guest(player_id=player.pk):
+        raise GameError("daily_today")
 
 
 def _game_open_or_create(*, player, code: str) -> Game:
@@ -47,7 +57,6 @@ def _game_create(*, player, code: str) -> Game:
         deal is not None
         and deal.date == daily.daily_today()
         and not Game.objects.filter(player=player, daily=deal).exists()
-        and not is_guest(player_id=player.pk)  # a guest plays a daily deal as practice
     )
     game = Game.objects.create(
         player=player,
@@ -73,6 +82,7 @@ def game_resume(*, player, code: str) -> Game:
     fresh game of the same code starts from the play page (game_open).
     """
     code = code_parse(code=code)
+    daily_today_check(player=player, code=code)
     games = Game.objects.filter(player=player, code=code)
     # A never started game is a ranked one, always the player's first of its code.
     latest = games.order_by(F("started_at").desc(nulls_last=True), "-pk").first()

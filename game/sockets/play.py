@@ -23,7 +23,8 @@ from game.sockets.ratelimit import FrameLimiter
 from game.storage.db import db
 
 MAX_SEQ = 2**53  # the largest integer a browser's JSON keeps exact
-CLOSE_CODES = {"race_lobby": CLOSE_FORBIDDEN}  # a refusal on connect's close, if not 4004
+# A refusal on connect's close code, if not 4004.
+CLOSE_CODES = {"race_lobby": CLOSE_FORBIDDEN, "daily_today": CLOSE_FORBIDDEN}
 
 # A refused tap says why: the engine's stable code (Event.reason_code) and its text, in the
 # player's language. Keyed by event so that the frame costs one lookup.

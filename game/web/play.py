@@ -14,11 +14,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from game import services
+from game.daily import daily_is_today
 from game.models import Game
 from game.selectors.guests import guest_player
 from game.services import GameError
 from game.services.errors import RealtimeError
 from game.services.guests import guest_for_session
+from game.services.log import code_parse
 from game.services.rooms import race_lobby_check
 from game.web.problems import problem
 
@@ -67,15 +69,38 @@ def new(request: HttpRequest, player) -> HttpResponse:
     return redirect("play", code=code)
 
 
+def play(request: HttpRequest, code: str) -> HttpResponse:
+    """Any deal by its code; a typed variant of a code redirects to the canonical one.
+
+    Today's daily deal is played once, by signed-in players: a visitor is told so, with no
+    card and without becoming a guest (game.services.games.daily_today_check)."""
+    if not request.user.is_authenticated and _todays_daily(code):
+        return daily_refused(request)
+    return _play(request, code)
+
+
+def _todays_daily(code: str) -> bool:
+    try:
+        return daily_is_today(code_parse(code=code))
+    except GameError:
+        return False  # not a code: the board's page says what is wrong with it
+
+
+def daily_refused(request: HttpRequest) -> HttpResponse:
+    """Today's deal asked for without an account: sign up, log in, or play a fresh deal."""
+    return render(request, "game/daily_guest.html", {"refused": True}, status=403)
+
+
 @as_player_or_guest
-def play(request: HttpRequest, player, code: str) -> HttpResponse:
-    """Any deal by its code; a typed variant of a code redirects to the canonical one."""
+def _play(request: HttpRequest, player, code: str) -> HttpResponse:
     try:
         race_lobby_check(player=player, code=code)
         game = services.game_open(player=player, code=code)
     except RealtimeError as error:
         return problem(request, 403, _("You are waiting to race this deal"), error.message)
     except GameError as error:
+        if error.code == "daily_today":
+            return daily_refused(request)
         return problem(request, 400, _("Not a deal code"), error.message)
     if game.code != code:
         return redirect("play", code=game.code)

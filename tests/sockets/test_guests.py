@@ -7,8 +7,9 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.test import Client
 
-from game.models import Game
-from game.sockets.base import CLOSE_LOGGED_OUT
+from game import daily
+from game.models import DailyDeal, Game
+from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_LOGGED_OUT
 from h2h_site.asgi import application
 from tests.site import game_log, greeted, open_socket, send
 
@@ -37,6 +38,22 @@ async def test_a_guest_plays_over_the_socket_as_an_account_does(settings):
     await socket.disconnect()
     _, count, actions = await game_log(first["game"]["id"])
     assert (count, actions) == (1, ["stock"])
+
+
+@database_sync_to_async
+def todays_deal() -> str:
+    return DailyDeal.objects.create(date=daily.daily_today(), code="HH1-D-TODAYXX").code
+
+
+async def test_a_guests_socket_on_todays_deal_is_refused_with_no_card():
+    _, cookie, _ = await guest_browser()
+    code = await todays_deal()
+    socket = await open_socket(application, code, cookie)
+    frame = await socket.receive_json_from()
+    assert frame["type"] == "error" and frame["error"] == "daily_today"
+    assert "signed-in players" in frame["message"]
+    assert (await socket.receive_output())["code"] == CLOSE_FORBIDDEN
+    assert not await Game.objects.filter(code=code).aexists()
 
 
 async def test_a_visitor_without_a_guest_session_is_asked_to_log_in():

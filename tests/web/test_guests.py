@@ -89,8 +89,33 @@ def test_the_daily_page_asks_a_visitor_to_sign_up_and_offers_a_fresh_deal(client
     assert not Game.objects.exists() and not Guest.objects.exists()
 
 
-def test_a_guest_who_types_todays_daily_code_plays_it_as_practice(client):
+def test_a_guest_who_types_todays_daily_code_is_refused_with_no_card(client):
     deal = DailyDeal.objects.create(date=daily.daily_today(), code="HH1-D-TODAYXX")
+    client.get("/play/new/")  # a guest of this browser
+    for path in (f"/play/{deal.code}/", "/play/hh1-d-todayxx/", "/deal/?code=hh1-d-todayxx"):
+        response = client.get(path, follow=True)
+        content = response.content.decode()
+        assert response.status_code == 403, path
+        assert "Today's deal is played once, by signed-in players." in content
+        assert 'id="h2h-view"' not in content
+    assert not Game.objects.filter(code=deal.code).exists()
+
+
+def test_a_visitor_asking_for_todays_deal_is_not_made_a_guest(client):
+    deal = DailyDeal.objects.create(date=daily.daily_today(), code="HH1-D-TODAYXX")
+    client.cookies["django_language"] = "ms"
+    response = client.get(f"/play/{deal.code}/")
+    assert response.status_code == 403
+    assert (
+        "Agihan hari ini dimainkan sekali, oleh pemain yang log masuk." in response.content.decode()
+    )
+    assert not Guest.objects.exists() and not Game.objects.exists()
+
+
+def test_from_midnight_on_a_guest_plays_yesterdays_deal_as_practice(client, before_midnight):
+    deal = DailyDeal.objects.create(date=daily.daily_today(), code="HH1-D-TODAYXX")
+    assert client.get(f"/play/{deal.code}/").status_code == 403
+    before_midnight.move_to(before_midnight.midnight)
     game = page_data(client.get(f"/play/{deal.code}/"), "game")
     assert not game["ranked"] and game["practice"] and not game["awaiting_start"]
 
