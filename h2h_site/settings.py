@@ -8,6 +8,7 @@ H2H_ALLOWED_HOSTS. docs/deployment.md lists them all.
 import ipaddress
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 import dj_email_url
@@ -146,16 +147,15 @@ def database_pool() -> dict:
     return {"pool": {"min_size": 1, "max_size": size, "timeout": 10}} if size else {}
 
 
-def database_from_env() -> dict:
-    url = os.environ.get("H2H_DATABASE_URL")
-    if url:
-        # Django keeps no connection under ASGI (each request runs in a thread of its own):
-        # its pool hands them out instead, so a request does not open one of its own.
-        database = dj_database_url.parse(url, conn_max_age=0)
-        return {**database, "OPTIONS": {**database.get("OPTIONS", {}), **database_pool()}}
+SQLITE = "django.db.backends.sqlite3"
+POSTGRESQL = "django.db.backends.postgresql"
+
+
+def sqlite_database(path: str) -> dict:
+    """A SQLite file, however it was named: the default, H2H_SQLITE_PATH or a sqlite:// URL."""
     return {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": os.environ.get("H2H_SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+        "ENGINE": SQLITE,
+        "NAME": path,
         "OPTIONS": {
             # IMMEDIATE takes the write lock when a transaction starts, so two writers wait
             # on the busy timeout instead of failing with "database is locked" mid-way.
@@ -169,6 +169,34 @@ def database_from_env() -> dict:
             ),
         },
     }
+
+
+def database_from_url(url: str) -> dict:
+    """H2H_DATABASE_URL's database: SQLite set up as the default file is, or PostgreSQL with
+    its pool; any other engine stops the start, naming the variable (never its password)."""
+    try:
+        # Django keeps no connection under ASGI (each request runs in a thread of its own):
+        # PostgreSQL's pool hands them out instead, so a request does not open one of its own.
+        database = dj_database_url.parse(url, conn_max_age=0)
+    except ValueError:  # a scheme dj-database-url does not know, or none at all
+        database = {"ENGINE": ""}
+    if database["ENGINE"] == SQLITE:
+        return {**database, **sqlite_database(database["NAME"])}
+    if database["ENGINE"] != POSTGRESQL:
+        scheme = urlsplit(url).scheme
+        raise ImproperlyConfigured(
+            f"H2H_DATABASE_URL is {f'a {scheme}:// URL' if scheme else 'no URL'}: the site runs "
+            "on PostgreSQL (postgres://user:password@host:5432/name) or SQLite "
+            "(sqlite:////absolute/path.sqlite3) only (docs/deployment.md)."
+        )
+    return {**database, "OPTIONS": {**database.get("OPTIONS", {}), **database_pool()}}
+
+
+def database_from_env() -> dict:
+    url = os.environ.get("H2H_DATABASE_URL")
+    if url:
+        return database_from_url(url)
+    return sqlite_database(os.environ.get("H2H_SQLITE_PATH", str(BASE_DIR / "db.sqlite3")))
 
 
 DATABASES = {"default": database_from_env()}
