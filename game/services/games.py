@@ -10,6 +10,7 @@ from django.utils import timezone
 from game import daily, engine
 from game.models import DailyDeal, Game
 from game.selectors.guests import is_guest
+from game.services.attempts import attempt_made
 from game.services.errors import GameError
 from game.services.log import code_parse, game_replay
 from game.services.publish import game_publish
@@ -57,6 +58,7 @@ def _game_create(*, player, code: str) -> Game:
         deal is not None
         and deal.date == daily.daily_today()
         and not Game.objects.filter(player=player, daily=deal).exists()
+        and not attempt_made(player=player, day=deal.date)  # through a deleted account, say
     )
     game = Game.objects.create(
         player=player,

@@ -18,11 +18,13 @@ from datetime import date, datetime
 from typing import NamedTuple
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from game import engine
 from game.models import Game, Result
+from game.services.attempts import attempt_mark
 from game.services.errors import GameError
 from game.services.games import game_day, game_day_over, game_snapshot, view_unseen
 from game.services.log import game_replay
@@ -255,7 +257,7 @@ def _write(game: StoredGame, write: Write, seq: int | None) -> tuple[dict | None
     """(the game info changed, or None if another writer moved first; its result if it ended)."""
     at = timezone.now()
     if write.start:
-        return _started(game.id, seq, at), None
+        return _started(game, seq, at), None
     if not appends_write(appends=[append_of(game, write, seq)], at=at)[0]:
         return None, None
     if write.status is None:
@@ -264,10 +266,13 @@ def _write(game: StoredGame, write: Write, seq: int | None) -> tuple[dict | None
     return None, result_create(game=row, state=write.state, status=write.status, at=at)
 
 
-def _started(game_id: int, seq: int | None, at: datetime) -> dict | None:
-    unstarted = Game.objects.filter(pk=game_id, started_at=None, status=Game.Status.OPEN)
+def _started(game: StoredGame, seq: int | None, at: datetime) -> dict | None:
+    """Start the ranked clock, and mark the player's address as having had the day's attempt."""
+    unstarted = Game.objects.filter(pk=game.id, started_at=None, status=Game.Status.OPEN)
     if unstarted.update(started_at=at, last_seq=seq) != 1:
         return None
+    player = get_user_model().objects.only("email").get(pk=game.player_id)
+    attempt_mark(player=player, day=game.day)
     return {"started_at": at.isoformat(), "awaiting_start": False}
 
 

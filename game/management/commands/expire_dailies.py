@@ -2,17 +2,25 @@
 
 A game left open at midnight (the daily calendar's, settings.DAILY_TZ) is ended by the first
 access after it; this ends the rest, so that every ranked result of a day is written soon
-after the day ends, whether its player comes back or not.
+after the day ends, whether its player comes back or not. It also deletes the ended days'
+e-mail marks (game.services.attempts): they are kept only until their day ends.
 """
 
 from django.core.management.base import BaseCommand
 
+from game.daily import daily_today
 from game.services import games_close_day
+from game.services.attempts import attempts_forget
 
 
 class Command(BaseCommand):
-    help = "End the ranked daily games still open after their day's midnight (as resigned)."
+    help = (
+        "End the ranked daily games still open after their day's midnight (as resigned),"
+        " and delete the past days' e-mail marks."
+    )
 
     def handle(self, *args, **options):
         ended = games_close_day()
         self.stdout.write(f"{ended} ranked daily games of past days ended")
+        forgotten = attempts_forget(before=daily_today())
+        self.stdout.write(f"{forgotten} e-mail marks of past days deleted")
