@@ -52,10 +52,12 @@ def time_histogram(user) -> list[TimeBucket]:
     ]
 
 
-def moves_over_par(user) -> float | None:
+def moves_over_par(user, today: datetime.date) -> float | None:
     """The player's average moves above par over their ranked daily wins whose par is known;
-    a win of a deal whose par is not computed yet is left out."""
-    wins = list(_won_dailies(user).values_list("code", "moves"))
+    a win of a deal whose par is not computed yet is left out, and so is today's: until the
+    day ends, a newcomer's only win would give today's par away (moves minus the average)."""
+    ended_days = _won_dailies(user).filter(daily__date__lt=today)
+    wins = list(ended_days.values_list("code", "moves"))
     pars = pars_of({code for code, _ in wins})
     excess = [moves - pars[code] for code, moves in wins if code in pars]
     return sum(excess) / len(excess) if excess else None

@@ -76,5 +76,5 @@ def _charts(user) -> dict:
         "recent_chart": charts.bar_chart(days, [day.duration_ms for day in days]),
         "time_buckets": buckets,
         "times_chart": charts.bar_chart(buckets, [bucket.count for bucket in buckets]),
-        "moves_over_par": player_stats.moves_over_par(user),
+        "moves_over_par": player_stats.moves_over_par(user, daily.daily_today()),
     }

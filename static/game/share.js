@@ -1,6 +1,6 @@
 // The share card: spoiler-free text to post after a game. The heart in its own shape in emoji,
-// a cell cleared or left (never a card's rank, never the leaderboard place), time, moves against
-// par, a clean mark and the link. Pure: node tests read it.
+// a cell cleared or left (never a card's rank, never the leaderboard place), time, moves (against
+// par, but for a daily deal), a clean mark and the link. Pure: node tests read it.
 import { gettext, interpolate, ngettext } from "./i18n.js";
 import { parText } from "./finish.js";
 import { SPOTS } from "./layout.js";
@@ -29,10 +29,13 @@ function headline(game) {
   return `Heart to Heart · ${name}`;
 }
 
-function numbers(result) {
+/** A daily deal's card is posted while others still have the day's game to play, and par
+ * would give them its shortest line's length: only another deal's card shows it. */
+function numbers(game) {
+  const result = game.result;
   const n = result.moves;
   const moves = interpolate(ngettext("%(n)s move", "%(n)s moves", n), { n });
-  const par = parText(result.par);
+  const par = game.daily_date ? null : parText(result.par);
   const parts = [`⏱ ${formatTime(result.duration_ms)}`, par ? `${moves} (${par})` : moves];
   if (result.clean) parts.push(`✨ ${gettext("clean")}`);
   return parts.join(" · ");
@@ -40,7 +43,7 @@ function numbers(result) {
 
 /** The whole share text of a finished game (`game.result` set) whose last view is `view`. */
 export function shareCard(game, view, url) {
-  return [headline(game), heartPicture(view.heart), numbers(game.result), url].join("\n");
+  return [headline(game), heartPicture(view.heart), numbers(game), url].join("\n");
 }
 
 /** Where the shared link points: a daily's public leaderboard of its day (it previews as a card

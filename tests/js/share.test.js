@@ -30,7 +30,7 @@ test("cells left on the heart and cleared ones differ, in position order", () =>
   );
 });
 
-test("the share text has the day, the picture, time, moves against par, clean, the link", () => {
+test("the share text has the day, the picture, time, moves, clean, the link, and no par", () => {
   const game = {
     code: "HH1-D-ABCDEFG",
     daily_date: "2026-12-01",
@@ -38,7 +38,8 @@ test("the share text has the day, the picture, time, moves against par, clean, t
   };
   const text = shareCard(game, { heart: left([]) }, "https://hearts.example/x/");
   assert.match(text, /^Heart to Heart · Daily deal 2026-12-01\n/);
-  assert.match(text, /⏱ 3:12 · 45 moves \(par 38\) · ✨ clean\nhttps:\/\/hearts\.example\/x\/$/);
+  assert.match(text, /⏱ 3:12 · 45 moves · ✨ clean\nhttps:\/\/hearts\.example\/x\/$/);
+  assert.doesNotMatch(text, /par|38/); // posted while others still play the day's deal
   assert.equal(cells(text).length, 25);
   assert.doesNotMatch(text, /#|Rank|HH1-D/); // neither the place nor the code of a daily
 });
@@ -49,6 +50,12 @@ test("an unclean game with no par yet says only its moves; other deals name thei
   const text = shareCard(game, { heart: left([25]) }, "u");
   assert.match(text, /^Heart to Heart · HH1-N-ABCDEFG\n/);
   assert.match(text, /⏱ 0:05 · 1 move\nu$/);
+});
+
+test("another deal's card gives its moves against par", () => {
+  const game = { code: "HH1-N-ABCDEFG", daily_date: null,
+    result: { moves: 45, par: 38, duration_ms: 192_000, clean: false } };
+  assert.match(shareCard(game, { heart: left([]) }, "u"), /⏱ 3:12 · 45 moves \(par 38\)\nu$/);
 });
 
 test("a daily's link is its day's public leaderboard, any other deal's its play page", () => {

@@ -48,15 +48,21 @@ def test_the_histogram_counts_ranked_daily_wins_by_span_of_minutes(player):
 
 def test_moves_over_par_averages_the_wins_whose_par_is_known(player):
     for n, (moves, par) in enumerate(((40, 36), (50, 48), (45, None), (70, "not computed"))):
-        code = finish(player, deal_on(days_ago(n)), moves=moves).code
+        code = finish(player, deal_on(days_ago(n + 1)), moves=moves).code
         if par != "not computed":
             DealPar.objects.create(code=code, par=par)
     DealPar.objects.create(
-        code=finish(player, deal_on(days_ago(5)), won=False, moves=90).code, par=30
+        code=finish(player, deal_on(days_ago(6)), won=False, moves=90).code, par=30
     )
-    assert moves_over_par(player) == 3.0
+    assert moves_over_par(player, TODAY) == 3.0
 
 
 def test_moves_over_par_is_unknown_without_a_win_of_known_par(player):
     finish(player, deal_on(days_ago(1)))
-    assert moves_over_par(player) is None
+    assert moves_over_par(player, TODAY) is None
+
+
+def test_todays_win_counts_over_par_only_once_the_day_has_ended(player):
+    DealPar.objects.create(code=finish(player, deal_on(TODAY), moves=47).code, par=42)
+    assert moves_over_par(player, TODAY) is None  # else par = 47 - the average
+    assert moves_over_par(player, TODAY + datetime.timedelta(days=1)) == 5.0

@@ -4,16 +4,19 @@ must answer without a card; the signed-in player's ranked game is the only way i
 midnight (docs/protocol.md, "The ranked daily"; docs/reliability.md, "Fair play")."""
 
 import asyncio
+import datetime
 import http.cookiejar
 import json
 import re
 import urllib.error
 import urllib.request
+from zoneinfo import ZoneInfo
 
 import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
+from game import engine
 from tests.system.conftest import run_async
 
 REFUSED = {"en": "played once, by signed-in players", "ms": "dimainkan sekali, oleh pemain"}
@@ -45,7 +48,7 @@ class Browser:
 
 def todays_code(server, players) -> str:
     """A player opens the daily (deriving the day's deal); a visitor reads its code."""
-    assert Browser(server, sessionid=players[0]["sessionid"]).get("/daily/")[0] == 200
+    assert Browser(server, sessionid=players[9]["sessionid"]).get("/daily/")[0] == 200
     status, board = Browser(server).get("/leaderboard/daily/")
     assert status == 200
     return re.search(r"HH1-D-[A-Z]{7}", board).group(0)
@@ -91,3 +94,76 @@ def test_a_guest_gets_no_card_of_todays_deal_on_the_page_or_the_socket(static_co
     assert frame["type"] == "error" and frame["error"] == "daily_today"
     assert "signed-in players" in frame["message"]
     assert close_code == 4003
+
+
+# Today's par: a newcomer wins today's deal in more moves than par. Par is the one figure their
+# own window shows and nobody else may learn before midnight: with one win, moves minus the
+# "moves over par" average would be it.
+
+
+async def ranked_win(server, sessionid: str, code: str, plan: list) -> dict:
+    """The winner's last frame: Start, then the solver's line, over the play socket."""
+    async with websockets.connect(
+        server.ws_url(f"/ws/play/{code}/"),
+        origin=server.origin,
+        additional_headers={"Cookie": f"sessionid={sessionid}; django_language=en"},
+        open_timeout=20,
+    ) as ws:
+        frames = [json.loads(await asyncio.wait_for(ws.recv(), 20))]
+        assert frames[0]["game"]["ranked"]
+        for seq, frame in enumerate([{"type": "start"}, *tap_frames(plan)], start=1):
+            await ws.send(json.dumps(frame | {"seq": seq}))
+            frames.append(json.loads(await asyncio.wait_for(ws.recv(), 20)))
+    return frames[-1]
+
+
+def tap_frames(plan: list) -> list[dict]:
+    return [{"type": "tap", "target": target} for target in plan]
+
+
+async def first_frames(server, paths: list[str]) -> list[str]:
+    """What an anonymous visitor's socket on each path receives first (or its refusal)."""
+    texts = []
+    for path in paths:
+        async with websockets.connect(
+            server.ws_url(path), origin=server.origin, open_timeout=20
+        ) as ws:
+            texts.append(await asyncio.wait_for(ws.recv(), 20))
+    return texts
+
+
+def public_pages(server, code: str, game_id: int, name: str) -> dict[str, str]:
+    visitor = Browser(server)
+    paths = [
+        "/", "/daily/", "/leaderboard/daily/", f"/leaderboard/deal/{code}/",
+        "/leaderboard/all-time/", f"/players/{name}/", f"/daily/calendar/?player={name}",
+        f"/watch/{game_id}/", f"/replay/{game_id}/", f"/replay/{game_id}/steps/",
+    ]  # fmt: skip
+    return {path: visitor.get(path)[1] for path in paths}
+
+
+def gives_par(text: str, par: int) -> bool:
+    return bool(re.search(rf"\bpar\b\W{{0,40}}{par}\b", text, re.I)) or '"par"' in text
+
+
+def test_nothing_an_anonymous_reader_gets_gives_todays_par_away(static_collected, daphne):
+    server, players = daphne
+    winner = players[10]
+    code = todays_code(server, players)
+    key = server.env["H2H_DEAL_KEY"]
+    plan, par = engine.solve(code, key=key), engine.min_moves(code, key=key)
+    last = run_async(ranked_win(server, winner["sessionid"], code, plan))
+    result, game_id = last["game"]["result"], last["game"]["id"]
+    assert result["won"] and result["moves"] > par
+    assert result["par"] == par  # the winner's own window shows it: they have played
+    pages = public_pages(server, code, game_id, winner["name"])
+    assert re.search(
+        r"<dt>Moves over par \(average\)</dt><dd>—</dd>", pages[f"/players/{winner['name']}/"]
+    )
+    today = datetime.datetime.now(ZoneInfo(server.env.get("H2H_DAILY_TZ", "UTC"))).date()
+    sockets = ["/ws/live/home/", "/ws/live/all-time/", f"/ws/live/deal/{code}/",
+               f"/ws/live/daily/{today.isoformat()}/", f"/ws/watch/{game_id}/"]  # fmt: skip
+    frames = run_async(first_frames(server, sockets))
+    read = [*pages.items(), *zip(sockets, frames, strict=True)]
+    leaks = [where for where, text in read if gives_par(text, par)]
+    assert leaks == []

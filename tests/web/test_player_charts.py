@@ -45,7 +45,9 @@ def test_the_page_shows_played_won_rate_streaks_and_best_time(client, dailies):
 
 def test_the_page_shows_the_average_moves_over_par_of_wins_whose_par_is_known(client, player):
     for n, (moves, par) in enumerate(((40, 36), (47, 42), (60, None))):
-        DealPar.objects.create(code=finish(player, deal_on(days_ago(n)), moves=moves).code, par=par)
+        DealPar.objects.create(
+            code=finish(player, deal_on(days_ago(n + 1)), moves=moves).code, par=par
+        )
     assert (
         figure(client.get("/players/Ann/").content.decode(), r"Moves over par \(average\)") == "4.5"
     )
