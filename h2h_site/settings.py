@@ -284,6 +284,10 @@ ACCOUNT_FORMS = {
 ACCOUNT_SESSION_REMEMBER = True  # a login lasts SESSION_COOKIE_AGE, as before allauth
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False  # the other sessions end; this one stays
 ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False  # a reset for an unknown address sends nothing anywhere
+# No page says whether an account uses an address: a reset, or a change of address, answers
+# the same either way. A sign-up can hide it only when verification is on (docs/protocol.md):
+# it then mails the address's owner instead of making a second account.
+ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "Heart to Heart: "
 
 # allauth's rate limits, per client address (an IPv6 client: its /64) and per username or
@@ -309,6 +313,12 @@ ACCOUNT_RATE_LIMITS = {
         f"{LOGIN_FAILURES_PER_USERNAME}/{_LOGIN_WINDOW}/key"
     ),
     "reset_password_from_key": f"{LOGIN_FAILURES_PER_ADDRESS}/{_LOGIN_WINDOW}/ip",
+    # Asking for a new e-mail address checks the password and sends e-mail: as many per address
+    # and per account as failed logins.
+    "manage_email": (
+        f"{LOGIN_FAILURES_PER_ADDRESS}/{_LOGIN_WINDOW}/ip,"
+        f"{LOGIN_FAILURES_PER_USERNAME}/{_LOGIN_WINDOW}/user"
+    ),
     "guest": f"{GUESTS_PER_ADDRESS}/{GUEST_THROTTLE_SECONDS}s/ip",
 }
 # The client's address is REMOTE_ADDR, which daphne --proxy-headers takes from the header the

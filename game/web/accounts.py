@@ -1,11 +1,14 @@
 """Accounts on django-allauth: sign up with a public display name, log in by username or
-e-mail (rate-limited), reset or change the password, give an older account its e-mail, rename.
+e-mail (rate-limited), reset or change the password, change the e-mail address (with the
+password, once a link to the new one is followed), rename.
 
 allauth's views, with what is ours: a throttled login answers 429, a sign-up keeps the guest
 games of its session, and a password change ends the player's other sessions at once.
 """
 
 from allauth.account import views as allauth_views
+from allauth.account.adapter import get_adapter
+from allauth.core import ratelimit
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
@@ -14,9 +17,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
 
 from game.models import Profile
-from game.services.accounts import account_email_set
+from game.services.accounts import email_change_confirm, email_change_wanted
 from game.services.guests import guest_adopt
 from game.services.sessions import close_other_sessions
 from game.web.forms import DisplayNameForm, EmailForm, save_unless_taken
@@ -70,14 +74,46 @@ class PasswordChangeView(allauth_views.PasswordChangeView):
 
 @login_required
 def email(request: HttpRequest) -> HttpResponse:
-    """The account's e-mail address, where a password reset is sent; asked for at the login of
-    an account made before sign-up asked for one."""
-    form = EmailForm(request.POST or None, user=request.user, initial={"email": request.user.email})
-    if request.method == "POST" and form.is_valid():
-        account_email_set(user=request.user, email=form.cleaned_data["email"])
-        messages.success(request, _("Your e-mail address is now %(email)s.") % form.cleaned_data)
+    """A new e-mail address for the account: it counts once the link mailed to it is followed
+    (email_confirm). Asked for at the login of an account made before sign-up asked for one.
+    Attempts are limited per account and per client address (allauth's "manage_email")."""
+    refused = request.method == "POST" and not ratelimit.consume(request, action="manage_email")
+    form = EmailForm(None if refused else request.POST or None, user=request.user)
+    if form.is_bound and form.is_valid():
+        wanted = form.cleaned_data["email"]
+        get_adapter(request).send_email_change_mail(request, request.user, wanted)
+        messages.success(request, _link_sent(request.user, wanted))
         return redirect(_next_page(request) or "profile")
-    return render(request, "account/email.html", {"form": form, "next": _next_page(request)})
+    context = {"form": form, "next": _next_page(request), "refused": refused}
+    return render(request, "account/email.html", context, status=429 if refused else 200)
+
+
+def _link_sent(user, email: str) -> str:
+    """The same words whether or not another account uses `email`."""
+    if user.email:
+        message = _(
+            "We sent a link to %(email)s: your address changes once you open it. "
+            "Until then it stays %(old)s."
+        )
+        return message % {"email": email, "old": user.email}
+    return _("We sent a link to %(email)s: it becomes your address once you open it.") % {
+        "email": email
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def email_confirm(request: HttpRequest, key: str) -> HttpResponse:
+    """The link mailed to a new address: a GET asks (mail scanners open links), a POST makes it
+    the account's address."""
+    found = (
+        email_change_wanted(key=key) if request.method == "GET" else email_change_confirm(key=key)
+    )
+    if request.method == "POST" and found is not None:
+        user, address = found
+        messages.success(request, _("Your e-mail address is now %(email)s.") % {"email": address})
+        return redirect("profile" if request.user == user else "login")
+    context = {"email": found[1] if found else None, "key": key}
+    return render(request, "account/email_change_confirm.html", context)
 
 
 def _next_page(request: HttpRequest) -> str | None:

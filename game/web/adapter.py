@@ -1,15 +1,19 @@
 """How django-allauth behaves on this site: its messages in our words (and so in Malay), where
-a login and a password change lead, and an account without an e-mail asked for one."""
+a login and a password change lead, an account without an e-mail asked for one, and the mails
+of a change of address."""
 
 import ipaddress
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import get_login_redirect_url
+from allauth.utils import build_absolute_uri
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
+
+from game.services.accounts import email_change_key, email_in_use
 
 
 def client_address(address: str) -> str:
@@ -65,3 +69,18 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def get_password_change_redirect_url(self, request) -> str:
         return reverse("password_change_done")
+
+    def send_email_change_mail(self, request, user, email: str) -> None:
+        """To the new address the link that makes it the account's or, if another account uses
+        it, allauth's "an account already uses it", so the page that asked answers the same
+        either way; to the address it would replace, a notice."""
+        if email_in_use(email, besides=user):
+            self.send_account_already_exists_mail(email)
+        else:
+            path = reverse("email_change_confirm", args=[email_change_key(user=user, email=email)])
+            link = {"activate_url": build_absolute_uri(request, path)}
+            self.send_mail("account/email/email_change", email, link)
+        if user.email:
+            reset = build_absolute_uri(request, reverse("account_reset_password"))
+            notice = {"email": email, "username": user.get_username(), "password_reset_url": reset}
+            self.send_mail("account/email/email_change_notice", user.email, notice)

@@ -48,6 +48,7 @@ auth_urlpatterns = [
         name="password_change_done",
     ),
     path("accounts/email/", accounts.email, name="account_email"),
+    path("accounts/email/confirm/<str:key>/", accounts.email_confirm, name="email_change_confirm"),
     path("accounts/profile/", accounts.profile, name="profile"),
     path("accounts/", include("allauth.account.urls")),
 ]
