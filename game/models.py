@@ -274,7 +274,8 @@ class RaceEntry(models.Model):
 
 
 class ResultFlag(models.Model):
-    """A reason to review a result: its stored timing looked implausible for a person.
+    """A reason to review a result: its stored log looked implausible for a person (its
+    timing), or showed the stock read by undoing draws.
 
     Written by the server when the result is stored (and by `audit_results` for older ones);
     a flag never changes the result, its game or any board.

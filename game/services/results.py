@@ -49,12 +49,13 @@ def result_create(*, game: Game, state: engine.State, status: str, at: datetime)
 
 
 def result_flag(*, result: Result) -> list[fairplay.Flag]:
-    """Store a flag for each reason its game's timing gives to review the result, keeping any
-    stored before. Every result is on a leaderboard (its code's), so every result is read.
+    """Store a flag for each reason its game's log gives to review the result, keeping any
+    stored before. Every result is on a leaderboard (its code's), so every result's timing is
+    read; the stock's scouting matters on a ranked one only (a code may be played again).
     Flags are for a person to review: the result and its boards stay as they are."""
     game = result.game
     log = game.actions.order_by("index").values_list("action", "at")
-    found = fairplay.flags_for(started_at=game.started_at, log=log)
+    found = fairplay.flags_for(started_at=game.started_at, log=log, ranked=result.ranked)
     now = timezone.now()
     rows = [
         ResultFlag(result=result, reason=flag.reason, detail=flag.detail, created_at=now)

@@ -2,10 +2,15 @@
 pace is not, and a flag changes nothing anyone sees."""
 
 import asyncio
+import datetime
+import io
 
 import pytest
+import time_machine
 from channels.db import database_sync_to_async
+from django.core.management import call_command
 
+from game import daily, engine, services
 from game.models import Result, ResultFlag
 from game.services.results import result_rank
 from tests.realtime import fresh_channel_layer  # noqa: F401 (an autouse fixture)
@@ -50,3 +55,40 @@ async def test_a_game_played_at_a_persons_pace_is_not_flagged(player_cookie):
     await socket.disconnect()
     result, _, reasons = await stored(first["game"]["id"])
     assert result.moves == DRAWS and reasons == set()
+
+
+@database_sync_to_async
+def todays_ranked_code(player) -> str:
+    return services.game_daily_open(player=player).code
+
+
+@database_sync_to_async
+def audited() -> str:
+    """What `manage.py audit_results` prints on stderr."""
+    err = io.StringIO()
+    call_command("audit_results", stdout=io.StringIO(), stderr=err)
+    return err.getvalue()
+
+
+async def test_reading_the_ranked_dailys_stock_by_undoing_draws_is_flagged_for_review(
+    player, player_cookie, settings
+):
+    settings.TAP_RATE = 0  # the frames' times come from the clock below, not from waiting
+    midday = daily.daily_day_end(daily.daily_today()) - datetime.timedelta(hours=12)
+    with time_machine.travel(midday, tick=True) as clock:  # no midnight during the game
+        code = await todays_ranked_code(player)
+        stock = len(engine.new_game(code, key=settings.DEAL_KEY).stock)
+        plan = engine.solve(code, key=settings.DEAL_KEY)  # a line computed from the known stock
+        frames = [{"type": "start"}, *[{"type": "tap", "target": "stock"}] * stock]
+        frames += [{"type": "undo"}] * stock + [{"type": "tap", "target": t} for t in plan]
+        socket, first = await greeted(player_cookie, code)
+        for seq, frame in enumerate(frames, start=1):
+            clock.shift(1.5)  # every frame at a person's pace: no fast_* flag
+            last = await send(socket, frame | {"seq": seq})
+        await socket.disconnect()
+    result, rank, reasons = await stored(first["game"]["id"])
+    assert result.ranked and result.won and result.undos == stock and reasons == {"stock_scouted"}
+    assert rank["rank"] == 1 and "flag" not in str(last)  # review, never block
+    printed = await audited()
+    flag = f"flag: result {result.pk} (game {result.game_id}, /replay/{result.game_id}/): "
+    assert f"{flag}stock_scouted: {stock} of the stock's 26 cards were first shown" in printed

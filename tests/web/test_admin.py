@@ -4,6 +4,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
 from django.utils import timezone
+from django.utils.html import escape
 
 from game.models import Action, BoardVersion, DailyDeal, Game, Profile, Result, ResultFlag
 from game.sockets.base import CLOSE_LOGGED_OUT
@@ -71,6 +72,18 @@ def test_a_flagged_result_is_listed_with_its_reason_and_a_link_to_its_replay(adm
     assert f'<a href="/replay/{game.pk}/">' in content
     response = admin_client.post(f"/admin/game/resultflag/{game.result.flags.get().pk}/change/")
     assert response.status_code == 403
+
+
+def test_results_flagged_for_a_scouted_stock_are_found_by_their_reason(admin_client, game):
+    detail = "26 of the stock's 26 cards were first shown by a draw that was then undone"
+    ResultFlag.objects.create(
+        result=game.result, reason="stock_scouted", detail=detail, created_at=timezone.now()
+    )
+    listed = admin_client.get("/admin/game/resultflag/?reason=stock_scouted").content.decode()
+    assert escape(detail) in listed and f'<a href="/replay/{game.pk}/">' in listed
+    assert "draws were taken back after they showed stock cards not seen before" in listed
+    other = admin_client.get("/admin/game/resultflag/?reason=fast_taps").content.decode()
+    assert escape(detail) not in other
 
 
 # A password set in the admin -------------------------------------------------------------
