@@ -63,8 +63,9 @@ def todays_ranked_code(player) -> str:
 
 
 @database_sync_to_async
-def audited() -> str:
-    """What `manage.py audit_results` prints on stderr."""
+def audited_afresh() -> str:
+    """What `manage.py audit_results` prints on stderr for results stored before flags were."""
+    ResultFlag.objects.all().delete()
     err = io.StringIO()
     call_command("audit_results", stdout=io.StringIO(), stderr=err)
     return err.getvalue()
@@ -89,6 +90,7 @@ async def test_reading_the_ranked_dailys_stock_by_undoing_draws_is_flagged_for_r
     result, rank, reasons = await stored(first["game"]["id"])
     assert result.ranked and result.won and result.undos == stock and reasons == {"stock_scouted"}
     assert rank["rank"] == 1 and "flag" not in str(last)  # review, never block
-    printed = await audited()
+    printed = await audited_afresh()
     flag = f"flag: result {result.pk} (game {result.game_id}, /replay/{result.game_id}/): "
     assert f"{flag}stock_scouted: {stock} of the stock's 26 cards were first shown" in printed
+    assert (await stored(result.game_id))[2] == {"stock_scouted"}  # stored again by the audit
