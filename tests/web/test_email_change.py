@@ -170,7 +170,7 @@ def test_a_forged_link_does_not_work(ann):
     assert "This link no longer works" in page
 
 
-def test_the_old_address_again_is_that_is_your_address(ann, mailoutbox):
+def test_asking_for_the_current_address_says_it_is_yours_already(ann, mailoutbox):
     response = ask(browser_of(ann), "ANN@example.org")
     assert response.context["form"].errors["email"] == ["That is your address already."]
     assert mailoutbox == []
