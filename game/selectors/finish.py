@@ -14,6 +14,7 @@ from game.daily import daily_day_end, daily_today
 from game.engine import CARD_SCORE
 from game.models import Result
 from game.ranking import ranked_behind
+from game.selectors.standing import standing_results
 from game.selectors.streaks import streaks_of
 
 # Where the winners' time bars end, in minutes; the last bar is "15 minutes or more".
@@ -34,7 +35,8 @@ def daily_finish(*, result: Result) -> dict:
 
 
 def _day_results(result: Result) -> QuerySet[Result]:
-    return Result.objects.filter(daily_id=result.daily_id, ranked=True)
+    """The day's ranked results that stand: no comparison counts a voided one."""
+    return standing_results().filter(daily_id=result.daily_id, ranked=True)
 
 
 def daily_percentile(*, result: Result) -> dict:

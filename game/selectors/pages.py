@@ -9,6 +9,7 @@ from django.db.models import Count, F, Min, Q, QuerySet
 from game.daily import daily_today
 from game.models import DailyDeal, Game, Profile, Result
 from game.ranking import RANK_ORDER
+from game.selectors.standing import standing_results
 from game.selectors.streaks import Streak, streaks_of
 
 BOARD_SIZE = 100
@@ -32,8 +33,8 @@ Players = Collection[int] | None  # whose results a board shows: None for everyo
 
 
 def board_results() -> QuerySet[Result]:
-    """The results any board may show: accounts' (a guest is on no board)."""
-    return Result.objects.filter(player__guest__isnull=True)
+    """The results any board may show: accounts' (a guest is on no board) that stand."""
+    return standing_results().filter(player__guest__isnull=True)
 
 
 def _of(results: QuerySet[Result], players: Players) -> QuerySet[Result]:
@@ -47,7 +48,7 @@ def _board(results: QuerySet[Result], players: Players) -> list[Result]:
 
 def daily_board(deal: DailyDeal, players: Players = None) -> list[Result]:
     """The day's ranked attempts, best first; practice games are not on it."""
-    return _board(Result.objects.filter(daily=deal, ranked=True), players)
+    return _board(standing_results().filter(daily=deal, ranked=True), players)
 
 
 def deal_board(code: str, players: Players = None) -> list[Result]:
@@ -84,12 +85,12 @@ class DailyRecord:
 
 def all_time_records(players: Players = None) -> list[DailyRecord]:
     """The all-time board: most daily wins first, then fewer attempts, then best time."""
-    return _records(_of(Result.objects.all(), players))
+    return _records(_of(standing_results(), players))
 
 
 def player_record(user) -> DailyRecord | None:
     """One player's daily record, or None if they have never finished a ranked daily."""
-    records = _records(Result.objects.filter(player=user))
+    records = _records(standing_results().filter(player=user))
     return records[0] if records else None
 
 

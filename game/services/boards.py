@@ -36,11 +36,13 @@ def boards_of(result: Result) -> list[str]:
 
 def board_result_recorded(*, result: Result) -> None:
     """Bump the result's boards' versions now; publish the result to them after commit. A
-    guest's result is on no board."""
+    guest's result is on no board; one of a voided day is on none either, so its boards are
+    only sent again whole (it may end after its day was voided)."""
     if is_guest(player_id=result.player_id):
         return
     name = Profile.objects.filter(user_id=result.player_id).values_list("display_name", flat=True)
     row = result_row(result, name=name.first())
+    stands = result.daily_id is None or result.daily.voided_at is None
     for board, version in board_versions_bump(boards=boards_of(result)).items():
         message = {
             "type": "board.update",
@@ -49,7 +51,7 @@ def board_result_recorded(*, result: Result) -> None:
             "player": row["player"],
             "player_id": result.player_id,
         }
-        message["row"] = None if board == ALL_TIME else row
+        message["row"] = row if stands and board != ALL_TIME else None
         publish_on_commit(board_group(board), message)
 
 
@@ -64,8 +66,9 @@ def boards_of_player(*, player_id: int) -> list[str]:
 
 
 def board_results_left(*, boards: list[str]) -> None:
-    """Results left these boards (their account was deleted): bump their versions now, and
-    after commit have their listeners send the whole board again."""
+    """Results left these boards or came back (their account was deleted, a review voided them
+    or undid it): bump their versions now, and after commit have their listeners send the
+    whole board again."""
     for board, version in board_versions_bump(boards=boards).items():
         message = {"type": "board.update", "board": board, "version": version}
         message |= {"player": None, "player_id": None, "row": None}

@@ -3,7 +3,7 @@
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from game import engine, fairplay
@@ -14,6 +14,7 @@ from game.selectors.finish import daily_finish
 from game.selectors.guests import is_guest
 from game.selectors.pages import board_results
 from game.selectors.par import par_of
+from game.selectors.standing import standing_results
 from game.services.boards import board_result_recorded
 from game.services.pars import par_after_end
 from game.services.rooms import race_result_recorded
@@ -73,20 +74,27 @@ def duration_ms(started_at: datetime, finished_at: datetime) -> int:
 
 
 def result_board(*, result: Result) -> tuple[str, QuerySet[Result]]:
-    """The leaderboard a result belongs to: its day's for a ranked daily, else its code's."""
+    """The leaderboard a result belongs to, as its standing results: its day's for a ranked
+    daily, else its code's."""
     if result.ranked:
-        return "daily", Result.objects.filter(daily_id=result.daily_id, ranked=True)
+        return "daily", standing_results().filter(daily_id=result.daily_id, ranked=True)
     return "deal", board_results().filter(code=result.code)
 
 
 def result_rank(*, result: Result) -> dict:
-    """{"rank", "of", "board"}: the result's place on its leaderboard (1 is best); all None
-    for a guest's, which is on no board."""
+    """{"rank", "of", "board"}: the result's place on its leaderboard (1 is best) among the
+    `of` results that stand; rank None for a voided result (or of a voided day), which has no
+    place, and all None for a guest's, which is on no board. One read."""
     if is_guest(player_id=result.player_id):
         return {"rank": None, "of": None, "board": None}
     board, results = result_board(result=result)
-    ahead = results.filter(ranked_ahead_of(result)).count()
-    return {"rank": ahead + 1, "of": results.count(), "board": board}
+    counts = results.aggregate(
+        of=Count("pk"),
+        ahead=Count("pk", filter=ranked_ahead_of(result)),
+        stands=Count("pk", filter=Q(pk=result.pk)),
+    )
+    rank = counts["ahead"] + 1 if counts["stands"] else None
+    return {"rank": rank, "of": counts["of"], "board": board}
 
 
 def result_summary(*, game: Game, standing: bool = True) -> dict | None:
