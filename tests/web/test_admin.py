@@ -2,7 +2,7 @@
 
 import pytest
 from channels.db import database_sync_to_async
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 from django.utils import timezone
 from django.utils.html import escape
 
@@ -113,3 +113,74 @@ def test_a_user_deleted_in_the_admin_goes_as_a_player_deleting_themselves(admin_
     assert not Game.objects.filter(player_id=player_id).exists()
     # Through the one deletion path: the boards its result was on have taken a new version.
     assert BoardVersion.objects.filter(board=f"deal:{game.code}", version=1).exists()
+
+
+# Reviews: voiding results and days, and undoing it ----------------------------------------
+
+
+def void_through_the_admin(client, model: str, action: str, pks: list, reason: str | None):
+    """Run a voiding action on `model`'s list: the intermediate page, then its form posted
+    with `reason` (none: only the page). The last response."""
+    url = f"/admin/game/{model}/"
+    data = {"action": action, "_selected_action": pks, "index": 0}
+    page = client.post(url, data)
+    if reason is None:
+        return page
+    return client.post(
+        url, {"action": action, "_selected_action": pks, "apply": "yes", "reason": reason}
+    )
+
+
+def test_a_reviewer_voids_a_flagged_result_giving_a_reason_on_an_intermediate_page(
+    admin_client, game
+):
+    flag = ResultFlag.objects.create(
+        result=game.result, reason="fast_taps", detail="9 of 10 moves", created_at=timezone.now()
+    )
+    page = void_through_the_admin(admin_client, "resultflag", "void_results", [flag.pk], None)
+    content = page.content.decode()
+    assert (
+        page.status_code == 200 and 'name="reason"' in content and "HH1-D-AAAAAAB by ann" in content
+    )
+    assert Result.objects.get().voided_at is None  # asked, not yet done
+    response = void_through_the_admin(
+        admin_client, "resultflag", "void_results", [flag.pk], "solver line"
+    )
+    assert response.status_code == 302
+    assert Result.objects.get().void_reason == "solver line"
+    assert "solver line" in admin_client.get("/admin/game/resultflag/").content.decode()
+    history = admin_client.get(f"/admin/game/result/{game.result.pk}/history/").content.decode()
+    assert "Voided on review: solver line" in history
+
+
+def test_voiding_without_a_reason_asks_again_and_voids_nothing(admin_client, game):
+    page = void_through_the_admin(admin_client, "result", "void_results", [game.result.pk], "")
+    assert page.status_code == 200 and "errorlist" in page.content.decode()
+    assert Result.objects.get().voided_at is None
+
+
+def test_a_reviewer_undoes_a_voiding_from_the_results_list(admin_client, game):
+    void_through_the_admin(admin_client, "result", "void_results", [game.result.pk], "bot")
+    data = {"action": "unvoid_results", "_selected_action": [game.result.pk], "index": 0}
+    assert admin_client.post("/admin/game/result/", data).status_code == 302
+    assert Result.objects.get().voided_at is None
+
+
+def test_a_reviewer_voids_a_whole_day_and_undoes_it(admin_client, game):
+    deal = DailyDeal.objects.get()
+    void_through_the_admin(admin_client, "dailydeal", "void_days", [deal.pk], "a dead deal")
+    deal.refresh_from_db()
+    assert deal.void_reason == "a dead deal" and Result.objects.get().voided_at is None
+    assert "a dead deal" in admin_client.get("/admin/game/dailydeal/").content.decode()
+    data = {"action": "unvoid_days", "_selected_action": [deal.pk], "index": 0}
+    admin_client.post("/admin/game/dailydeal/", data)
+    assert DailyDeal.objects.get().voided_at is None
+
+
+def test_staff_who_may_only_view_results_cannot_void_them(client, game):
+    staff = User.objects.create_user(username="viewer", password="heart-shaped-42", is_staff=True)
+    staff.user_permissions.add(Permission.objects.get(codename="view_result"))
+    client.force_login(staff)
+    assert "void_results" not in client.get("/admin/game/result/").content.decode()
+    void_through_the_admin(client, "result", "void_results", [game.result.pk], "bot")
+    assert Result.objects.get().voided_at is None
