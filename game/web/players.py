@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from game import daily
-from game.selectors import follows, pages, player_stats
+from game.selectors import follows, pages, player_stats, standing
 from game.selectors.watching import racing_game_ids
 from game.services import GameError
 from game.services.follows import follow_create, follow_delete
@@ -32,6 +32,7 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
         "follows": follows.followed_profiles(user=profile.user),
         "followers": follows.follower_count(user=profile.user),
         "following": follows.is_following(follower=request.user, followed=profile.user),
+        "voided": standing.voided_count(user=profile.user),
         **(_charts(profile.user) if record else {}),
     }
     return render(request, "players/player.html", context)
