@@ -344,6 +344,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # How long a session lasts (Django's default, two weeks): a guest's games go with it
 # (manage.py expire_guests, docs/deployment.md).
 SESSION_COOKIE_AGE = int(os.environ.get("H2H_SESSION_SECONDS", str(14 * 24 * 3600)))
+# Django's database sessions, indexed by account as they log in (game/storage/sessions.py), so
+# deleting an account ends its sessions without reading everyone's.
+SESSION_ENGINE = "game.storage.sessions"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

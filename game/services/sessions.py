@@ -12,7 +12,10 @@ from the same message, so that logging out of it later still closes them.
 
 A deleted account ends every session: the stored ones are deleted with it, and the same
 message, marked `deleted`, closes all of its sockets once the deletion commits (the live
-boards too, which a logout leaves open).
+boards too, which a logout leaves open). Its sessions are found by the index of logged-in
+sessions (PlayerSession): a login writes the session's row, a logout removes it, and the
+session engine (game.storage.sessions) moves it when the key cycles and clears the rows of
+sessions that are gone. So a deletion reads its own few rows, never every session of the site.
 """
 
 from importlib import import_module
@@ -20,21 +23,40 @@ from importlib import import_module
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.contrib.auth import SESSION_KEY
-from django.contrib.auth.signals import user_logged_out
+from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.dispatch import receiver
 from django.utils import timezone
 
+from game.models import PlayerSession
 from game.services.groups import player_group
 from game.services.publish import publish_on_commit
+
+
+@receiver(user_logged_in)
+def index_session_on_login(sender, request, user, **kwargs) -> None:
+    """Runs once login has given the session its key: a new one, or none yet when the session
+    had been another account's (saved now, so that it has one)."""
+    session = getattr(request, "session", None)
+    if session is None:
+        return
+    if session.session_key is None:
+        session.save()
+    now = timezone.now()
+    PlayerSession.objects.update_or_create(
+        session_key=session.session_key,
+        defaults={"user": user},
+        create_defaults={"user": user, "created_at": now},
+    )
 
 
 @receiver(user_logged_out)
 def close_sockets_on_logout(sender, request, user, **kwargs) -> None:
     """Runs before the session is flushed, so its key still names the sockets to close."""
+    session = getattr(request, "session", None)
+    key = getattr(session, "session_key", None)
+    if key:
+        PlayerSession.objects.filter(session_key=key).delete()
     if user is not None:
-        session = getattr(request, "session", None)
-        key = getattr(session, "session_key", None)
         _tell_player(user.pk, {"type": "player.logout", "session": key})
 
 
@@ -45,30 +67,17 @@ def close_other_sessions(*, player_id: int, keep: str, kept_as: str) -> None:
 
 
 def end_every_session(*, player_id: int) -> int:
-    """Delete the player's stored sessions now and close all of their sockets after commit;
-    returns how many sessions were deleted."""
-    keys = _stored_sessions_of(player_id)
+    """Delete the player's sessions now, each one the index names, and close all of their
+    sockets after commit; returns how many sessions were ended."""
+    indexed = PlayerSession.objects.filter(user_id=player_id)
+    keys = list(indexed.values_list("session_key", flat=True))
     store = import_module(settings.SESSION_ENGINE).SessionStore
     for key in keys:
         store(session_key=key).delete()  # the store's own delete: a cached one leaves its cache
+    indexed.delete()
     message = {"type": "player.logout", "session": None, "deleted": True}
     publish_on_commit(player_group(player_id=player_id), message)
     return len(keys)
-
-
-def _stored_sessions_of(player_id: int) -> list[str]:
-    """The keys of the player's unexpired sessions in the session table. Sessions are stored
-    by key only, so each one is read; engines without a table (cache or cookie sessions) list
-    none, and theirs log nobody in once the account is gone."""
-    store = import_module(settings.SESSION_ENGINE).SessionStore
-    if not hasattr(store, "get_model_class"):
-        return []
-    sessions = store.get_model_class().objects.filter(expire_date__gt=timezone.now())
-    return [
-        session.session_key
-        for session in sessions.iterator()
-        if session.get_decoded().get(SESSION_KEY) == str(player_id)
-    ]
 
 
 def close_player_sockets(*, player_id: int) -> None:

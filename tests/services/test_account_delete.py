@@ -3,18 +3,31 @@ the rest of the site (other players, their boards, their races) carries on."""
 
 import pytest
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.sessions.models import Session
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from game import services
-from game.models import BoardVersion, Follow, Game, Presence, RaceEntry, RaceRoom, Result
+from game.models import (
+    BoardVersion,
+    Follow,
+    Game,
+    PlayerSession,
+    Presence,
+    RaceEntry,
+    RaceRoom,
+    Result,
+)
 from game.selectors import pages
 from game.services import boards
 from game.services.accounts import account_delete
 from game.services.follows import follow_create
 from game.services.races import race_create, race_join, race_ready
+from game.storage.sessions import SessionStore
 from tests.realtime import resign_now
 
 pytestmark = pytest.mark.django_db
@@ -149,3 +162,46 @@ def test_a_countdown_short_of_racers_goes_back_to_the_lobby(player, rival):
     room.refresh_from_db()
     assert room.status == RaceRoom.Status.LOBBY and room.starts_at is None
     assert not Game.objects.filter(code="HH1-N-AAAAAAG").exists()
+
+
+def session_key(client: Client) -> str:
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def test_deleting_an_account_ends_its_sessions_on_every_device_and_no_one_elses(player, rival):
+    devices = [logged_in(player) for _ in range(3)]
+    theirs = logged_in(rival)
+    account_delete(user=player)
+    for device in devices:
+        assert not device.get("/").wsgi_request.user.is_authenticated
+        assert not Session.objects.filter(session_key=session_key(device)).exists()
+    assert theirs.get("/").wsgi_request.user == rival
+    assert list(PlayerSession.objects.values_list("session_key", flat=True)) == [
+        session_key(theirs)
+    ]
+
+
+def others_logged_in(count: int) -> None:
+    """`count` sessions of other accounts, stored and indexed as a login stores them."""
+    users = get_user_model().objects.bulk_create(
+        get_user_model()(username=f"other{n}") for n in range(count)
+    )
+    for user in users:
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session.create()
+        PlayerSession.objects.create(
+            user=user, session_key=session.session_key, created_at=timezone.now()
+        )
+
+
+def test_a_deletion_reads_only_the_sessions_of_the_account(player):
+    """Deleting an account once read every session of the site, holding the database's write
+    lock meanwhile: with many players logged in, everyone's moves waited for it."""
+    keys = [session_key(logged_in(player)) for _ in range(2)]
+    others_logged_in(300)
+    with CaptureQueriesContext(connection) as queries:
+        account_delete(user=player)
+    read = [q["sql"] for q in queries.captured_queries if "django_session" in q["sql"]]
+    assert read and all(any(key in sql for key in keys) for sql in read), read
+    assert Session.objects.count() == PlayerSession.objects.count() == 300
