@@ -300,6 +300,8 @@ SIGNUP_THROTTLE_SECONDS = int(os.environ.get("H2H_SIGNUP_THROTTLE_SECONDS", "360
 # Guest sessions started from one address within a window (game/web/play.py).
 GUESTS_PER_ADDRESS = int(os.environ.get("H2H_GUESTS_PER_ADDRESS", "20"))
 GUEST_THROTTLE_SECONDS = int(os.environ.get("H2H_GUEST_THROTTLE_SECONDS", "3600"))
+# Downloads of one account's data (/accounts/export/) within an hour: each reads every game.
+EXPORTS_PER_HOUR = int(os.environ.get("H2H_EXPORTS_PER_HOUR", "5"))
 _LOGIN_WINDOW = f"{LOGIN_THROTTLE_SECONDS}s"
 ACCOUNT_RATE_LIMITS = {
     "login_failed": (
@@ -320,6 +322,7 @@ ACCOUNT_RATE_LIMITS = {
         f"{LOGIN_FAILURES_PER_USERNAME}/{_LOGIN_WINDOW}/user"
     ),
     "guest": f"{GUESTS_PER_ADDRESS}/{GUEST_THROTTLE_SECONDS}s/ip",
+    "export": f"{EXPORTS_PER_HOUR}/1h/user",
 }
 # The client's address is REMOTE_ADDR, which daphne --proxy-headers takes from the header the
 # proxy overwrites (docs/deployment.md); a client's own X-Forwarded-For is never read.

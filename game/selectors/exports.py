@@ -1,23 +1,64 @@
-"""Download my data: everything the site keeps about one account, as one JSON document."""
+"""Download my data: everything the site keeps about one account, as one JSON document.
 
-from django.db.models import Prefetch
+The document is read in parts, so that it can be sent as it is read: the fields before the
+games, the games a few at a time with their logs, and the fields after them. Its memory is
+then a few games' worth, whatever the size of the account.
+"""
+
 from django.utils import timezone
 
 from game.models import Action, Follow, Game, Profile
 
 EXPORT_FORMAT = "heart-to-heart-account"
 EXPORT_VERSION = 1
+GAMES_PER_READ = 50  # games read at once; each game's log is read, and written, on its own
 
 
-def account_export(*, user) -> dict:
-    """The account, its profile, every game with its action log and result, and its follows."""
+def account_export_head(*, user) -> dict:
+    """The document's fields before its games: its format, the account and its profile."""
     return {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
         "exported_at": timezone.now().isoformat(),
         "account": _account(user),
         "profile": _profile(user),
-        "games": [_game(game) for game in _games(user)],
+    }
+
+
+def account_export_game_ids(*, user) -> list[int]:
+    """The ids of every game of the account, oldest first: the document's order of them."""
+    games = Game.objects.filter(player=user).order_by("started_at", "pk")
+    return list(games.values_list("pk", flat=True))
+
+
+def account_export_games(*, user, ids: list[int]) -> list[Game]:
+    """The account's games of `ids` (up to GAMES_PER_READ, read together), in the order of
+    `ids`; a game deleted since its id was read is left out. account_export_game writes each."""
+    games = Game.objects.filter(player=user, pk__in=ids)
+    found = {game.pk: game for game in games.select_related("daily", "result", "race_entry__room")}
+    return [found[game_id] for game_id in ids if game_id in found]
+
+
+def account_export_game(*, game: Game) -> dict:
+    """One game of the document, with its action log (read now) and its result."""
+    entry = getattr(game, "race_entry", None)
+    return {
+        "id": game.pk,
+        "code": game.code,
+        "daily_date": game.daily.date.isoformat() if game.daily else None,
+        "ranked": game.ranked,
+        "race_room": entry.room.room if entry else None,
+        "status": game.status,
+        "started_at": _iso(game.started_at),
+        "finished_at": _iso(game.finished_at),
+        "actions": _actions(game),
+        "result": _result(game),
+    }
+
+
+def account_export_tail(*, user) -> dict:
+    """The document's fields after its games: the account's follows."""
+    return {
         "following": _following(user),
         "followers": Follow.objects.filter(followed=user).count(),
     }
@@ -37,29 +78,9 @@ def _profile(user) -> dict | None:
     return {"display_name": profile.display_name} if profile else None
 
 
-def _games(user):
-    log = Prefetch("actions", queryset=Action.objects.order_by("index"))
-    games = Game.objects.filter(player=user).select_related("daily", "result", "race_entry__room")
-    return games.prefetch_related(log).order_by("started_at", "pk")
-
-
-def _game(game: Game) -> dict:
-    entry = getattr(game, "race_entry", None)
-    return {
-        "id": game.pk,
-        "code": game.code,
-        "daily_date": game.daily.date.isoformat() if game.daily else None,
-        "ranked": game.ranked,
-        "race_room": entry.room.room if entry else None,
-        "status": game.status,
-        "started_at": _iso(game.started_at),
-        "finished_at": _iso(game.finished_at),
-        "actions": [
-            {"index": a.index, "action": a.action, "at": a.at.isoformat()}
-            for a in game.actions.all()
-        ],
-        "result": _result(game),
-    }
+def _actions(game: Game) -> list[dict]:
+    log = Action.objects.filter(game=game).order_by("index").values_list("index", "action", "at")
+    return [{"index": index, "action": action, "at": at.isoformat()} for index, action, at in log]
 
 
 def _result(game: Game) -> dict | None:

@@ -1,15 +1,19 @@
 """Your data on the pages: /accounts/export/ (one JSON file) and /accounts/delete/ (a GET to
 confirm, a POST with the password to delete), both linked from the profile page."""
 
+import datetime
 import json
 
 import pytest
+import time_machine
+from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
 from game import services
 from game.models import Follow, Game, Result
+from game.selectors import exports
 from game.services.follows import follow_create
 from tests.realtime import resign_now
 
@@ -27,6 +31,22 @@ def logged_in(user, **options) -> Client:
     client = Client(**options)
     client.force_login(user)
     return client
+
+
+def downloaded(response) -> str:
+    """A streamed response's whole body, read as the ASGI server reads it (asynchronously)."""
+    assert response.streaming
+
+    async def read() -> bytes:
+        return b"".join([part async for part in response.streaming_content])
+
+    return async_to_sync(read)().decode()
+
+
+def exported(client) -> dict:
+    response = client.get("/accounts/export/")
+    assert response.status_code == 200
+    return json.loads(downloaded(response))
 
 
 def test_the_pages_keep_their_paths_and_names():
@@ -50,7 +70,7 @@ def test_the_export_is_one_json_file_of_the_profile_games_logs_results_and_follo
     assert response["Content-Type"].startswith("application/json")
     assert response["Content-Disposition"].startswith("attachment; filename=")
     assert response["Cache-Control"] == "no-store"
-    data = json.loads(response.content)
+    data = json.loads(downloaded(response))
     assert data["account"]["username"] == "ann"
     assert data["profile"] == {"display_name": "Ann"}
     games = {game["id"]: game for game in data["games"]}
@@ -63,13 +83,59 @@ def test_the_export_is_one_json_file_of_the_profile_games_logs_results_and_follo
     assert [a["action"] for a in games[open_game.pk]["actions"]] == ["stock"]
     assert [f["player"] for f in data["following"]] == ["Bea"]
     assert data["followers"] == 1
-    assert "password" not in response.content.decode()
+    assert "password" not in json.dumps(data)
+
+
+GAME_KEYS = {"id", "code", "daily_date", "ranked", "race_room", "status", "started_at",
+             "finished_at", "actions", "result"}  # fmt: skip
+RESULT_KEYS = {"won", "score", "moves", "undos", "placement_help", "duration_ms", "clean",
+               "finished_at"}  # fmt: skip
+
+
+def test_an_export_read_in_parts_is_the_documented_document_oldest_game_first(player, monkeypatch):
+    monkeypatch.setattr(exports, "GAMES_PER_READ", 2)  # five games: three reads
+    codes = [f"HH1-N-AAAAAA{letter}" for letter in "CDEFG"]
+    for code in codes[:4]:
+        resign_now(player, code)
+    services.game_open(player=player, code=codes[4])
+    text = downloaded(logged_in(player).get("/accounts/export/"))
+    data = json.loads(text)
+    # Exactly as one json.dumps of the whole document writes it, as before it was streamed.
+    assert text == json.dumps(data, ensure_ascii=False, indent=2)
+    assert list(data) == ["format", "version", "exported_at", "account", "profile", "games",
+                          "following", "followers"]  # fmt: skip
+    assert (data["format"], data["version"]) == ("heart-to-heart-account", 1)
+    assert set(data["account"]) == {"username", "email", "date_joined", "last_login"}
+    assert [game["code"] for game in data["games"]] == codes
+    assert all(set(game) == GAME_KEYS for game in data["games"])
+    assert all(set(game["result"]) == RESULT_KEYS for game in data["games"][:4])
+    assert data["games"][4]["result"] is None
 
 
 def test_the_export_has_only_the_players_own_games(player, rival):
     resign_now(rival, CODE)
-    data = json.loads(logged_in(player).get("/accounts/export/").content)
+    text = downloaded(logged_in(player).get("/accounts/export/"))
+    data = json.loads(text)
     assert data["games"] == [] and data["following"] == []
+    assert text == json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def test_a_sixth_export_within_the_hour_is_refused_in_the_players_language(player, rival, settings):
+    client = logged_in(player)
+    for _ in range(5):
+        exported(client)
+    refused = client.get("/accounts/export/")
+    assert refused.status_code == 429
+    assert "Your data can be downloaded 5 times an hour. Try again later." in (
+        refused.content.decode()
+    )
+    settings.LANGUAGE_CODE = "ms"
+    malay = client.get("/accounts/export/")
+    assert malay.status_code == 429
+    assert "Data anda boleh dimuat turun 5 kali sejam." in malay.content.decode()
+    assert exported(logged_in(rival))["account"]["username"] == "bea"  # the limit is per account
+    with time_machine.travel(datetime.timedelta(hours=1, seconds=1)):
+        assert exported(client)["account"]["username"] == "ann"
 
 
 def test_the_export_and_the_delete_page_need_a_login():
