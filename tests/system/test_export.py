@@ -11,6 +11,8 @@ import pytest
 
 from bench.server import Server, manage, server_env
 
+pytestmark = pytest.mark.slow  # a server of its own and 150,000 actions written: about 10 s
+
 GAMES, MOVES = 300, 500
 
 
