@@ -3,9 +3,7 @@ long before its last), whole and valid JSON. bench.export measures its memory.""
 
 import json
 import socket
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 
@@ -17,10 +15,10 @@ GAMES, MOVES = 300, 500
 
 
 @pytest.fixture(scope="module")
-def exporting():
+def exporting(tmp_path_factory):
     """A daphne over a SQLite file of its own with one account of GAMES finished games of
     MOVES actions; yields (server, the account's session key)."""
-    workdir = Path(tempfile.mkdtemp(prefix="h2h-export-"))
+    workdir = tmp_path_factory.mktemp("export")
     env = server_env(sqlite_path=str(workdir / "db.sqlite3"))
     manage(env, "migrate", "--noinput")
     code = f"from bench.export_account import main; main([('ann', {GAMES}, {MOVES})])"
