@@ -112,7 +112,7 @@ def request(server: Server, method: str, path: str, headers: dict, body: str = "
     return response.status, response.headers, response.read().decode()
 
 
-def delete_account(server: Server, sessionid: str) -> int:
+def delete_account(server: Server, sessionid: str, password: str = PASSWORD) -> int:
     """The account's deletion page, then its form posted with the password: the status."""
     cookie = f"sessionid={sessionid}"
     _, headers, page = request(server, "GET", "/accounts/delete/", {"Cookie": cookie})
@@ -123,7 +123,7 @@ def delete_account(server: Server, sessionid: str) -> int:
         "Cookie": f"{cookie}; csrftoken={csrf}",
         "Origin": server.origin,
     }
-    body = f"csrfmiddlewaretoken={token}&password={PASSWORD}"
+    body = f"csrfmiddlewaretoken={token}&password={password}"
     return request(server, "POST", "/accounts/delete/", form, body)[0]
 
 

@@ -2,14 +2,13 @@
 sessions log nobody in, and another player's game goes on move after move."""
 
 import contextlib
-import http.client
 import json
-import re
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from bench.deletions import delete_account
 from bench.server import Server, make_players, manage, server_env
 from game.sockets.base import CLOSE_LOGGED_OUT
 
@@ -49,30 +48,6 @@ def tap(ws, seq: int) -> dict:
     return json.loads(ws.recv(timeout=5))
 
 
-def request(server, method: str, path: str, headers: dict, body: str = ""):
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-    connection.request(method, path, body=body, headers=headers)
-    response = connection.getresponse()
-    return response.status, response.headers, response.read().decode()
-
-
-def delete_account(server, sessionid: str) -> int:
-    """Delete the account through its page, as its player does: the password and the form's
-    CSRF token. The answer's status."""
-    _, headers, page = request(
-        server, "GET", "/accounts/delete/", {"Cookie": f"sessionid={sessionid}"}
-    )
-    csrf = re.search(r"csrftoken=([^;]+)", headers["Set-Cookie"]).group(1)
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-    form = {
-        "Content-Type": "application/x-www-form-urlencoded",
-        "Cookie": f"sessionid={sessionid}; csrftoken={csrf}",
-        "Origin": server.origin,
-    }
-    body = f"csrfmiddlewaretoken={token}&password={PASSWORD}"
-    return request(server, "POST", "/accounts/delete/", form, body)[0]
-
-
 def test_a_deleted_accounts_sockets_close_and_another_players_game_goes_on(site):
     server, leaving, staying = site
     with contextlib.ExitStack() as stack:
@@ -81,7 +56,7 @@ def test_a_deleted_accounts_sockets_close_and_another_players_game_goes_on(site)
         for ws in [*devices, theirs]:
             assert json.loads(ws.recv(timeout=5))["type"] == "state"
         assert tap(theirs, 1)["event"] == "draw"
-        assert delete_account(server, leaving[0]) == 302
+        assert delete_account(server, leaving[0], PASSWORD) == 302
         for ws in devices:
             with pytest.raises(ConnectionClosed) as closed:
                 ws.recv(timeout=2)

@@ -61,14 +61,19 @@ def assert_refused_without_a_card(status: int, page: str, language: str = "en") 
     assert 'href="/accounts/signup/' in page and 'href="/play/new/"' in page
 
 
-async def guest_socket_refusal(server, code: str, sessionid: str) -> tuple[dict, int]:
-    """The error frame and close code a guest's play socket on `code` gets."""
-    async with websockets.connect(
+def play_socket(server, code: str, sessionid: str):
+    """A play socket on `code` in the session's browser, in English."""
+    return websockets.connect(
         server.ws_url(f"/ws/play/{code}/"),
         origin=server.origin,
         additional_headers={"Cookie": f"sessionid={sessionid}; django_language=en"},
         open_timeout=20,
-    ) as ws:
+    )
+
+
+async def guest_socket_refusal(server, code: str, sessionid: str) -> tuple[dict, int]:
+    """The error frame and close code a guest's play socket on `code` gets."""
+    async with play_socket(server, code, sessionid) as ws:
         frame = json.loads(await asyncio.wait_for(ws.recv(), 20))
         with pytest.raises(ConnectionClosed) as closed:
             await asyncio.wait_for(ws.recv(), 20)
@@ -103,12 +108,7 @@ def test_a_guest_gets_no_card_of_todays_deal_on_the_page_or_the_socket(static_co
 
 async def ranked_win(server, sessionid: str, code: str, plan: list) -> dict:
     """The winner's last frame: Start, then the solver's line, over the play socket."""
-    async with websockets.connect(
-        server.ws_url(f"/ws/play/{code}/"),
-        origin=server.origin,
-        additional_headers={"Cookie": f"sessionid={sessionid}; django_language=en"},
-        open_timeout=20,
-    ) as ws:
+    async with play_socket(server, code, sessionid) as ws:
         frames = [json.loads(await asyncio.wait_for(ws.recv(), 20))]
         assert frames[0]["game"]["ranked"]
         for seq, frame in enumerate([{"type": "start"}, *tap_frames(plan)], start=1):
