@@ -29,6 +29,10 @@ MESSAGES = {
     "too_many_moves": _("This game has reached 2,000 moves: undo or resign, or start a new one."),
     "not_started": _("Press Start first: the clock of this ranked game has not started."),
     "day_over": _("This daily deal's day is over: the game ended at midnight."),
+    "storage_unavailable": _(
+        "Not stored: the server cannot save anything just now. It may be sent again shortly."
+    ),
+    "server_error": _("Something went wrong on the server: reconnecting."),
     "self_follow": _("You cannot follow yourself."),
     "daily_today": _(
         "Today's deal is played once, by signed-in players: sign up or log in to play it,"

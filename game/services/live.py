@@ -22,11 +22,13 @@ from game import daily
 from game.models import Game
 from game.services import play
 from game.services.audience import Audience, others_listen
+from game.services.errors import GameError
 from game.services.games import game_day_closed, game_resume
 from game.services.groups import game_group
 from game.services.play import PROCESS, Reply, StoredGame, Write
 from game.services.rooms import race_lobby_check
 from game.storage.dbthread import append, on_db_thread
+from game.storage.failures import UNAVAILABLE
 
 ATTEMPTS = 20  # each failed attempt means another writer stored a move first
 
@@ -128,6 +130,17 @@ def live_audience_changed(live: LiveGame) -> None:
 
 
 async def _played(live: LiveGame, player, seq: int, action) -> Reply:
+    """`action` on the up-to-date game; GameError("storage_unavailable") if the database
+    cannot take it now. Whether a failed write was stored is then the log's to say, so the
+    game is reloaded from it before its next action."""
+    try:
+        return await _decided(live, player, seq, action)
+    except UNAVAILABLE as error:
+        live.stale = True
+        raise GameError("storage_unavailable") from error
+
+
+async def _decided(live: LiveGame, player, seq: int, action) -> Reply:
     """`action` on the up-to-date game under its lock, decided again after each lost race."""
     for _ in range(ATTEMPTS):
         async with live.lock:

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import logging
 import time
 from collections import defaultdict
 from collections.abc import Callable, Hashable
@@ -29,6 +30,9 @@ from game.metrics import socket_meters
 from game.services import GameError
 from game.services.groups import player_group
 from game.sockets.ratelimit import FrameLimiter, Verdict
+from game.storage.failures import UNAVAILABLE
+
+logger = logging.getLogger(__name__)
 
 # The close codes of every socket. Daphne lets an application close with 1000 or 3000-4999
 # only; a refused handshake's code never reaches a browser, so a refusal accepts first.
@@ -38,6 +42,9 @@ CLOSE_FORBIDDEN = 4003  # not allowed now (race_lobby, race_running, playing_thi
 CLOSE_NOT_FOUND = 4004  # no such deal code, board, game or room
 CLOSE_FLOODING = 4008  # kept sending after `rate_limited` (game.sockets.ratelimit)
 CLOSE_TOO_MANY_SOCKETS = 4009  # its user, player or address is at its cap on this process
+# A handler failed in a way no error code names (`server_error` first): the client reconnects,
+# and the greeting's snapshot shows what the server holds. Never 1011, which says nothing.
+CLOSE_SERVER_ERROR = 4500
 
 MAX_FRAME_BYTES = 1024
 
@@ -198,8 +205,22 @@ class Socket(AsyncJsonWebsocketConsumer):
             await self.send_json(self.error_frame(error, seq))
             if error.code == "flooding":
                 await self.close(code=CLOSE_FLOODING)
+        except Exception as error:
+            await self.answer_failure(error, seq)
         finally:
             self.received_at = None  # a frame answered by nothing times no later frame
+
+    async def answer_failure(self, error: Exception, seq: int | None) -> None:
+        """A handler raised: a write the database could not take now is `storage_unavailable`
+        (not stored, may be sent again: the socket stays open); anything else is logged, and
+        `server_error` closes the socket with CLOSE_SERVER_ERROR, so that the client
+        reconnects and resynchronises."""
+        if isinstance(error, UNAVAILABLE):
+            logger.warning("%s socket: a write was refused: %r", self.kind, error)
+            return await self.send_json(self.error_frame(GameError("storage_unavailable"), seq))
+        logger.error("%s socket: a frame failed", self.kind, exc_info=error)
+        await self.send_json(self.error_frame(GameError("server_error"), seq))
+        await self.close(code=CLOSE_SERVER_ERROR)
 
     async def send_json(self, content: dict, close: bool | int = False) -> None:
         await self.send_frame({"type": "websocket.send", "text": _encode(content)})

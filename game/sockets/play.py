@@ -43,6 +43,7 @@ class PlayConsumer(Socket):
     kind = "play"
     numbered = True
     login_required = True
+    unstored: int | None = None  # the last seq answered storage_unavailable
 
     def frame_limiter(self) -> FrameLimiter:
         return FrameLimiter.from_settings()
@@ -89,8 +90,11 @@ class PlayConsumer(Socket):
         # Selections are never stored, so the game's last_seq cannot catch their resends.
         if seq <= self.last_seq:
             raise GameError("duplicate_seq")
-        self.last_seq = seq
-        reply = await self._act(frame, seq)
+        used, self.last_seq = self.last_seq, seq
+        try:
+            reply = await self._act(frame, seq)
+        except GameError as error:
+            return await self._not_applied(error, seq, used)
         play_event(reply.event)
         self.selected = reply.state.selected
         await self.send_json(self._state_frame(seq, reply))
@@ -133,6 +137,18 @@ class PlayConsumer(Socket):
         if kind == "resign":
             return await services.live_resign(live, player=player, seq=seq)
         raise GameError("unknown_type")
+
+    async def _not_applied(self, error: GameError, seq: int, used: int) -> None:
+        """A frame refused or not stored. A move the database could not take leaves its seq
+        unused, so the client may send it again; if that resend finds the move stored after
+        all (a commit whose answer was lost), the game as stored follows its refusal."""
+        if error.code == "storage_unavailable":
+            self.last_seq, self.unstored = used, seq
+        if error.code != "duplicate_seq" or seq != self.unstored:
+            raise error
+        await self.send_json(self.error_frame(error, seq))
+        self.selected = None
+        await self.send_json({"type": "state", **self.live.snapshot()})
 
     def _state_frame(self, seq: int, reply: services.Reply) -> dict:
         frame = {"type": "state", "seq": seq, "event": str(reply.event), "view": reply.view}

@@ -164,7 +164,7 @@ async def _commit_waiting(waiting: _Waiting) -> None:
                 movers = _movers()
                 stored = await loop.run_in_executor(movers, _store, [m for m, _ in batch])
                 _checkpoint_soon(movers)
-            except Exception as error:  # every waiter hears it; its socket closes (1011)
+            except Exception as error:  # every waiter hears it (storage.failures says what)
                 _settle(batch, error=error)
             else:
                 _settle(batch, stored=stored)
