@@ -8,6 +8,7 @@ from game import daily, services
 from game.models import Result
 from game.services.reviews import day_void
 from tests.realtime import connect, frame_of, fresh_channel_layer  # noqa: F401  (the fixture)
+from tests.site import sockets_database_work_done
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,6 +29,7 @@ async def test_a_result_voided_in_the_admin_leaves_the_open_daily_board(
     board = await connect(f"/ws/live/daily/{today}/")
     before = await frame_of(board, "board")
     assert sorted(row["id"] for row in before["rows"]) == sorted([ann, bea])
+    await sockets_database_work_done()  # the board's first reads, before the admin's write
     post = database_sync_to_async(admin_client.post)
     data = {"action": "void_results", "_selected_action": [ann], "apply": "yes", "reason": "bot"}
     assert (await post("/admin/game/result/", data)).status_code == 302
@@ -50,6 +52,7 @@ async def test_a_result_that_ends_on_a_voided_day_joins_no_open_board(admin_user
     today = daily.daily_today().isoformat()
     board = await connect(f"/ws/live/daily/{today}/")
     before = await frame_of(board, "board")
+    await sockets_database_work_done()  # the board's first read, before the test's writes
     await ranked_and_resigned(player)
     after = await board.receive_json_from(timeout=5)
     while after["type"] == "presence":

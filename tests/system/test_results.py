@@ -53,6 +53,7 @@ def filled(route: str, *, game_id: int, name: str) -> str:
         "<str:name>": name,
         "<str:room>": "room1",
         "<str:language>": "en",
+        "<str:key>": "x",  # an e-mail change's signed key: any value will do
     }
     for parameter, value in values.items():
         route = route.replace(parameter, value)
