@@ -70,3 +70,31 @@ def _play_event(event: str) -> Counter:
 def play_event(event: str) -> None:
     """Count what one play frame did; the events are the server's own few names."""
     _play_event(event).inc()
+
+
+CHANNEL_LAYER_ERRORS = Counter(
+    "h2h_channel_layer_errors",
+    "Channel-layer calls that failed or timed out (logged and dropped), by operation",
+    ["op"],
+)
+CHANNEL_LAYER_SKIPPED = Counter(
+    "h2h_channel_layer_skipped",
+    "Channel-layer calls not made because the layer was down, by operation",
+    ["op"],
+)
+CHANNEL_LAYER_UP = Gauge(
+    "h2h_channel_layer_up", "1 while this process finds the channel layer answering, else 0"
+)
+CHANNEL_LAYER_UP.set(1)
+
+
+def channel_layer_failed(op: str) -> None:
+    CHANNEL_LAYER_ERRORS.labels(op).inc()
+
+
+def channel_layer_skipped(op: str) -> None:
+    CHANNEL_LAYER_SKIPPED.labels(op).inc()
+
+
+def channel_layer_up(up: bool) -> None:
+    CHANNEL_LAYER_UP.set(1 if up else 0)

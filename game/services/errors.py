@@ -71,6 +71,7 @@ REALTIME_MESSAGES = {
         "This is a race game: it can be watched and replayed once every racer has finished."
     ),
     "no_such_room": _("There is no race room with this code."),
+    "live_paused": _("Live updates are paused: reconnecting shortly."),
     "room_full": _("This race is full: eight players at most."),
     "race_started": _("This race has already started."),
     "race_over": _("This race is over."),

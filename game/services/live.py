@@ -25,6 +25,7 @@ from game.services.audience import Audience, others_listen
 from game.services.errors import GameError
 from game.services.games import game_day_closed, game_resume
 from game.services.groups import game_group
+from game.services.layer import on_layer
 from game.services.play import PROCESS, Reply, StoredGame, Write
 from game.services.rooms import race_lobby_check
 from game.storage.dbthread import append, on_db_thread
@@ -109,12 +110,26 @@ async def live_publish(live: LiveGame, reply: Reply, *, origin: str) -> None:
     """Tell the game's other listeners (other tabs, spectators) about a stored action.
 
     Called after the acting socket has its reply; skipped when nobody else listens (audience).
+    Best effort: while the channel layer is down it is dropped at once (game.services.layer).
     """
-    layer, group = get_channel_layer(), game_group(game_id=live.id)
-    if layer is None or not reply.news:
-        return
+    layer = get_channel_layer()
+    if layer is not None and reply.news:
+        await on_layer("publish", lambda: _tell_others(live, layer, reply, origin), layer=layer)
+
+
+async def _tell_others(live: LiveGame, layer, reply: Reply, origin: str) -> None:
+    group = game_group(game_id=live.id)
     if await others_listen(live.audience, layer, group, origin):
         await layer.group_send(group, {"type": "game.state", "origin": origin, **reply.news})
+
+
+async def live_reload(live: LiveGame) -> None:
+    """Read the game from its log again: its publications may have been lost (the channel
+    layer was down) while another tab or process moved it."""
+    async with live.lock:
+        live.stale = True
+        live.audience.forget()
+        await _fresh(live)
 
 
 def live_par_heard(live: LiveGame, *, par: int) -> None:

@@ -13,6 +13,7 @@ published only while someone listens to them (a board page counts afresh when it
 """
 
 import asyncio
+import functools
 import uuid
 from datetime import timedelta
 
@@ -27,6 +28,7 @@ from game.models import Game, Presence
 from game.selectors.watching import racing_game_ids
 from game.services.audience import anyone_in_group, others_in_group
 from game.services.groups import PRESENCE, game_group
+from game.services.layer import ask_layer, on_layer
 from game.services.publish import publish
 from game.storage.db import db
 
@@ -121,11 +123,13 @@ async def play_opened(consumer) -> None:
     # Spectators are in the game's group: with nobody else there, no count is needed. Asked
     # afresh, not through the game's remembered audience: a spectator may join a moment later,
     # and the game's first move must then be published to it.
-    if not await others_in_group(layer, consumer.group, channel):
+    others = functools.partial(others_in_group, layer, consumer.group, channel)
+    if not await ask_layer("publish", others, layer=layer, unanswered=False):
         return
     watchers = await db(watchers_of)(game_id=game_id)
     if watchers:
-        await layer.send(channel, {"type": "game.watchers", "count": watchers})
+        message = {"type": "game.watchers", "count": watchers}
+        await on_layer("publish", lambda: layer.send(channel, message), layer=layer)
 
 
 async def watch_opened(consumer, *, game_id: int) -> None:
@@ -214,7 +218,9 @@ async def _send_presence() -> None:
         raise
     # The snapshot (four queries) only for someone to hear it. Asked after the write: a board
     # that starts listening later reads the rows written by now in its own first snapshot.
-    if await anyone_in_group(get_channel_layer(), PRESENCE):
+    layer = get_channel_layer()
+    heard = functools.partial(anyone_in_group, layer, PRESENCE)
+    if layer is not None and await ask_layer("publish", heard, layer=layer, unanswered=False):
         snapshot = await db(presence_snapshot)()
         await publish(PRESENCE, {"type": "presence.update", **snapshot})
 

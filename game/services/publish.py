@@ -1,27 +1,39 @@
-"""Publishing to a group: after the write commits, and never at the cost of the write."""
+"""Publishing to a group: after the write commits, and never at the cost of the write.
+
+Every publication is best effort (game.services.layer): while the channel layer is down it is
+dropped at once, and one that fails or is not answered within layer.CALL_S is logged, counted
+and dropped. Whoever missed it resynchronises by version when the layer is back.
+"""
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from game.services.groups import game_group
+from game.services.layer import on_layer
 
 
 def publish_on_commit(group: str, message: dict) -> None:
     """Send `message` to `group` once the current transaction commits (at once outside one).
 
-    robust: a channel-layer outage is logged and must not undo or fail a committed write.
+    A channel-layer outage never undoes or fails a committed write, nor holds up its request
+    for longer than layer.CALL_S.
     """
     layer = get_channel_layer()
     if layer is not None:
-        transaction.on_commit(lambda: async_to_sync(layer.group_send)(group, message), robust=True)
+        send = async_to_sync(_send)
+        transaction.on_commit(lambda: send(layer, group, message), robust=True)
 
 
 async def publish(group: str, message: dict) -> None:
     """Send `message` to `group` now, from async code."""
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(group, message)
+        await _send(layer, group, message)
+
+
+async def _send(layer, group: str, message: dict) -> None:
+    await on_layer("publish", lambda: layer.group_send(group, message), layer=layer)
 
 
 def game_publish(*, game_id: int, event: str, snapshot: dict, origin: str) -> None:

@@ -20,8 +20,6 @@ sessions that are gone. So a deletion reads its own few rows, never every sessio
 
 from importlib import import_module
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.dispatch import receiver
@@ -86,6 +84,7 @@ def close_player_sockets(*, player_id: int) -> None:
 
 
 def _tell_player(player_id: int, message: dict) -> None:
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(player_group(player_id=player_id), message)
+    """Best effort, as every publication: while the channel layer is down the logout still
+    happens, and each socket of the player asks the database whether its session holds once
+    the layer is back (game.sockets.base)."""
+    publish_on_commit(player_group(player_id=player_id), message)

@@ -12,6 +12,7 @@ import contextlib
 import functools
 import json
 import logging
+import random
 import time
 from collections import defaultdict
 from collections.abc import Callable, Hashable
@@ -28,7 +29,10 @@ from django.utils.functional import empty
 
 from game.metrics import socket_meters
 from game.services import GameError
+from game.services.errors import RealtimeError
 from game.services.groups import player_group
+from game.services.layer import Link, layer_failed, link_of, on_layer
+from game.sockets.login import session_now
 from game.sockets.ratelimit import FrameLimiter, Verdict
 from game.storage.failures import UNAVAILABLE
 
@@ -42,11 +46,15 @@ CLOSE_FORBIDDEN = 4003  # not allowed now (race_lobby, race_running, playing_thi
 CLOSE_NOT_FOUND = 4004  # no such deal code, board, game or room
 CLOSE_FLOODING = 4008  # kept sending after `rate_limited` (game.sockets.ratelimit)
 CLOSE_TOO_MANY_SOCKETS = 4009  # its user, player or address is at its cap on this process
+CLOSE_LIVE_PAUSED = 4013  # the channel layer is down: live updates paused, try again shortly
 # A handler failed in a way no error code names (`server_error` first): the client reconnects,
 # and the greeting's snapshot shows what the server holds. Never 1011, which says nothing.
 CLOSE_SERVER_ERROR = 4500
 
 MAX_FRAME_BYTES = 1024
+# While the channel layer is down a socket tries to join its groups again after REJOIN_S,
+# doubling to REJOIN_MAX_S (each pause jittered by half): back within a second of the layer.
+REJOIN_S, REJOIN_MAX_S = 0.1, 1.0
 
 
 def socket_language(scope: dict) -> str:
@@ -93,6 +101,18 @@ class SocketCount:
         self.open[key].add(channel)
         return True
 
+    @contextlib.contextmanager
+    def held(self, *, key: Hashable, channel: str):
+        """One socket's place in the count for as long as the block runs (its life): yields
+        True, or False (holding nothing) if its key is at the cap."""
+        if not self.add(key=key, channel=channel):
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            self.discard(key=key, channel=channel)
+
     def discard(self, *, key: Hashable, channel: str) -> None:
         sockets = self.open.get(key)
         if sockets is not None:
@@ -115,8 +135,14 @@ class Socket(AsyncJsonWebsocketConsumer):
     login_required = False  # True: a socket with no player is refused with CLOSE_LOGIN_REQUIRED
     closes_on_logout = True  # a logged-in socket joins its player's group (game.services.sessions)
     frame_error: type[GameError] = GameError  # its `bad_frame` says what this socket wants
-    counted: tuple[SocketCount, Hashable] | None = None
+    # True: without the channel layer it has nothing to show, so while the layer is down it is
+    # refused, or closed, with CLOSE_LIVE_PAUSED (the live boards, spectating, race rooms)
+    needs_layer = False
     received_at: float | None = None  # while a frame awaits its reply: when it came
+    accepted = closing = False  # the server accepted the handshake; it closes the socket
+    close_code: int | None = None  # the client's, once it has gone
+    layer_lost = False  # a group may be missing: join them all again before reading on
+    layer_failures = 0  # channel-layer failures since a message last came: the back-off
 
     def frame_limiter(self) -> FrameLimiter:
         """This socket's token bucket (game.sockets.ratelimit)."""
@@ -140,27 +166,39 @@ class Socket(AsyncJsonWebsocketConsumer):
         return user
 
     async def websocket_connect(self, message: dict) -> None:
-        self.language = socket_language(self.scope)
-        self.meters = socket_meters(self.kind)
+        self.life.push_async_callback(self._ended)  # whichever way the socket ends from here
+        try:
+            await self._admit()
+        finally:
+            self.admitted.set()  # the channel layer's messages may come now
+
+    async def _admit(self) -> None:
+        """Refuse the socket, or take its place in its count, join its groups and connect."""
         self.user = await self.player_of(_unwrapped(self.scope["user"]))
         self.limiter = self.frame_limiter()
         if self.login_required and not self.user.is_authenticated:
             return await self.refuse(GameError("login_required"), CLOSE_LOGIN_REQUIRED)
         count, key = self.counted_in()
-        if not count.add(key=key, channel=self.channel_name):
+        if not self.life.enter_context(count.held(key=key, channel=self.channel_name)):
             return await self.refuse(GameError("too_many_sockets"), CLOSE_TOO_MANY_SOCKETS)
-        self.counted = count, key
         self.meters.open.inc()
+        self.life.callback(self.meters.open.dec)
+        if self.needs_layer and link_of(self.channel_layer).resting():
+            return await self.refuse(RealtimeError("live_paused"), CLOSE_LIVE_PAUSED)
         if self.closes_on_logout and self.user.is_authenticated:
-            self.groups.append(player_group(player_id=self.user.pk))  # joined before connect
-        await super().websocket_connect(message)
+            await self.listen(player_group(player_id=self.user.pk))
+        await self.connect()
 
     async def websocket_disconnect(self, message: dict) -> None:
-        if self.counted is not None:
-            count, key = self.counted
-            count.discard(key=key, channel=self.channel_name)
-            self.meters.open.dec()
-        await super().websocket_disconnect(message)  # leaves self.groups, then disconnect()
+        self.close_code = message.get("code")
+        raise StopConsumer  # the socket's life ends (__call__): everything is given back there
+
+    async def _ended(self) -> None:
+        """The consumer's own end (`disconnect`), then its groups left."""
+        try:
+            await self.disconnect(self.close_code)
+        finally:
+            await self.leave_groups()
 
     async def __call__(self, scope: dict, receive, send) -> None:
         # Channels' own loop (await_many_dispatch) makes a task and an asyncio.wait for every
@@ -168,13 +206,32 @@ class Socket(AsyncJsonWebsocketConsumer):
         # for the socket's whole life; the handlers still run one at a time.
         self.scope, self.base_send, sources = scope, send, [receive]
         self.send_frame = _beneath_session(send)
+        self.language, self.meters = socket_language(scope), socket_meters(self.kind)
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.admitted = asyncio.Event()
         if self.channel_layer is not None:
             self.channel_name = await self.channel_layer.new_channel()
             self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-            sources.append(self.channel_receive)
-        with contextlib.suppress(StopConsumer):  # the client left (websocket_disconnect)
-            await _dispatch_each(sources, self.dispatch)
+            self.outages_seen = link_of(self.channel_layer).outages
+            sources.append(self.layer_messages)
+        # The socket's life: what websocket_connect takes (its place in its count, its groups,
+        # its consumer's own state) is given back on leaving it, whichever way the socket ends.
+        async with contextlib.AsyncExitStack() as self.life:
+            try:
+                with contextlib.suppress(StopConsumer):  # the client left (websocket_disconnect)
+                    await _dispatch_each(sources, self.dispatch)
+            except Exception as error:
+                await self.close_after_failure(error)
+
+    async def close_after_failure(self, error: Exception) -> None:
+        """A handler raised a failure that no error frame names (on connect, or on a message of
+        the channel layer): logged, and the socket closes with CLOSE_SERVER_ERROR, never 1011,
+        so that the client reconnects and resynchronises."""
+        logger.error("%s socket failed", self.kind, exc_info=error)
+        with contextlib.suppress(Exception):  # the client may have gone already
+            if not self.accepted:
+                await self.accept()
+            await self.close_saying(GameError("server_error"), CLOSE_SERVER_ERROR)
 
     async def dispatch(self, message: dict) -> None:
         # Channels' own dispatch first runs close_old_connections on its sync thread: a thread
@@ -248,10 +305,98 @@ class Socket(AsyncJsonWebsocketConsumer):
         await self.send_json(self.error_frame(error))
         await self.close(code=close_code)
 
+    async def accept(self, subprotocol=None, headers=None) -> None:
+        self.accepted = True
+        await super().accept(subprotocol, headers)
+
+    async def close(self, code=None, reason=None) -> None:
+        self.closing = True
+        await super().close(code, reason)
+
     async def listen(self, group: str) -> None:
-        """Join a group; Channels leaves every group of `self.groups` on disconnect."""
+        """Join a group; the socket leaves it when it ends. A group the channel layer does not
+        take now is joined once it answers again (layer_messages)."""
         self.groups.append(group)
-        await self.channel_layer.group_add(group, self.channel_name)
+        if not await self._join(group):
+            self.layer_lost = True
+
+    async def _join(self, group: str) -> bool:
+        layer, channel = self.channel_layer, self.channel_name
+        return await on_layer("join", lambda: layer.group_add(group, channel), layer=layer)
+
+    async def leave_groups(self) -> None:
+        """Leave every group now, as far as the channel layer answers (a restarted Redis has
+        forgotten them anyway)."""
+        layer, channel, groups, self.groups = self.channel_layer, self.channel_name, self.groups, []
+        for group in groups:
+            leave = functools.partial(layer.group_discard, group, channel)
+            await on_layer("leave", leave, layer=layer)
+
+    async def layer_messages(self) -> dict:
+        """The socket's next message from the channel layer, read once the socket is admitted.
+        When the layer fails: {"type": "layer.down"}, then, once it answers again and has taken
+        back every group of the socket, {"type": "layer.back"}. An outage this process met
+        elsewhere meanwhile counts as one here: the groups may be gone with a restarted Redis."""
+        await self.admitted.wait()
+        link = link_of(self.channel_layer)
+        if self.layer_lost:
+            await self._rejoin(link)
+            return {"type": "layer.back"}
+        try:
+            message = await self.channel_receive()
+        except Exception as error:  # whatever the layer raises: the socket outlives it
+            layer_failed(self.channel_layer, "receive", error)
+            message = None
+        if message is None or link.outages != self.outages_seen:
+            self.layer_lost, self.layer_failures = True, self.layer_failures + 1
+            return {"type": "layer.down"}
+        self.layer_failures = 0
+        return message
+
+    async def _rejoin(self, link: Link) -> None:
+        """Wait, backing off, until the layer answers again and takes back every group (one
+        socket a process tries each layer.RETRY_S while it is down; the others then follow)."""
+        attempt = self.layer_failures
+        while True:
+            await asyncio.sleep(_rejoin_pause(attempt))
+            attempt += 1
+            if await self._joined_all() and link.up:
+                break
+        self.layer_lost, self.outages_seen = False, link.outages
+
+    async def _joined_all(self) -> bool:
+        for group in self.groups:
+            if not await self._join(group):
+                return False
+        return True
+
+    async def layer_down(self, message: dict) -> None:
+        """The channel layer failed. A socket that needs it closes, saying live updates are
+        paused (its page reconnects shortly); any other goes on without it."""
+        if self.needs_layer and not self.closing:
+            await self.close_saying(RealtimeError("live_paused"), CLOSE_LIVE_PAUSED)
+
+    async def layer_back(self, message: dict) -> None:
+        """The layer has the socket's groups back, but what they carried meanwhile is lost: a
+        logout, another tab's move. So the socket asks the database whether its session still
+        holds (if not, it closes as on a logout) before it shows what changed (`resumed`)."""
+        if self.closing:
+            return
+        if not await self.still_signed_in():
+            return await self.close(code=CLOSE_LOGGED_OUT)
+        await self.resumed()
+
+    async def resumed(self) -> None:
+        """After an outage of the channel layer, with the session still valid: catch up."""
+
+    async def still_signed_in(self) -> bool:
+        """Whether the socket's session, read afresh, still makes it the player it is (a
+        logout, a password changed elsewhere, a deleted account or a guest's sign-up: no)."""
+        if not self.user.is_authenticated:
+            return True
+        self.scope["session"], user = await session_now(self.session_key())
+        player = await self.player_of(user)
+        return player.pk == self.user.pk
 
     async def player_logout(self, message: dict) -> None:
         """The player logged out of `message["session"]`; None: of every session but "keep"
@@ -270,7 +415,8 @@ class Socket(AsyncJsonWebsocketConsumer):
 
 async def _dispatch_each(sources: list, dispatch) -> None:
     """Every message of every source to `dispatch`, one at a time in the order they arrive,
-    until a handler raises (StopConsumer when the client has left)."""
+    until a handler raises (StopConsumer when the client has left). A source that fails ends
+    the socket: the channel layer's (Socket.layer_messages) answers its failures instead."""
     turn = asyncio.Lock()
 
     async def read(source) -> None:
@@ -286,6 +432,10 @@ async def _dispatch_each(sources: list, dispatch) -> None:
         for reader in readers:
             reader.cancel()
         await asyncio.gather(*readers, return_exceptions=True)
+
+
+def _rejoin_pause(attempt: int) -> float:
+    return min(REJOIN_MAX_S, REJOIN_S * 2 ** min(attempt, 10)) * random.uniform(0.5, 1.0)
 
 
 def _beneath_session(send):

@@ -7,8 +7,11 @@ connection checkpoints the WAL; on PostgreSQL, opening one costs a few milliseco
 workers keep theirs open while there is work. The checks are Channels' own, unchanged.
 """
 
+from importlib import import_module
+
 from channels.auth import AuthMiddleware, get_user
 from channels.sessions import CookieMiddleware, SessionMiddleware
+from django.conf import settings
 
 from game.storage.dbthread import on_db_thread
 
@@ -20,6 +23,14 @@ class WorkerAuthMiddleware(AuthMiddleware):
 
     async def resolve_scope(self, scope: dict) -> None:
         scope["user"]._wrapped = await _user_of(scope)
+
+
+@on_db_thread
+def session_now(session_key: str | None) -> tuple:
+    """(the session read afresh, its user): what a handshake with its cookie would find now
+    (an ended session: an empty one, and AnonymousUser)."""
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
+    return session, get_user.func({"session": session})
 
 
 def login_stack(inner):

@@ -80,6 +80,13 @@ class PlayConsumer(Socket):
         if hasattr(self, "live"):
             services.live_close(self.live, channel=self.channel_name)
 
+    async def resumed(self) -> None:
+        """The channel layer is back: other tabs' moves made meanwhile were never heard here,
+        so the game is read from its log again and shown, as after a reconnect."""
+        await services.live_reload(self.live)
+        self.selected = None
+        await self.send_json({"type": "state", **self.live.snapshot()})
+
     def seq_of(self, frame: dict) -> int:
         seq = frame.get("seq")
         if type(seq) is not int or not 1 <= seq <= MAX_SEQ:

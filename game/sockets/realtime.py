@@ -32,6 +32,7 @@ class RealtimeConsumer(Socket):
 
     frames: dict[str, str] = {}
     frame_error = RealtimeError
+    needs_layer = True  # what it shows comes over the channel layer's groups
 
     def frame_limiter(self) -> FrameLimiter:
         return FrameLimiter(rate=RATE, burst=BURST, closes=False)

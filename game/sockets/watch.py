@@ -64,6 +64,5 @@ class WatchConsumer(RealtimeConsumer):
         game = self.__dict__.get("game")  # none: this socket was refused on connect
         if game is None or message["code"] != game.code:
             return
-        for group in self.groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.leave_groups()
         await self.close_saying(RealtimeError("playing_this_deal"), CLOSE_FORBIDDEN)
