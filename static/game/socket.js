@@ -15,6 +15,11 @@ export const LOGGED_OUT = 4001;
 export const FORBIDDEN = 4003;
 export const NOT_FOUND = 4004;
 export const TOO_MANY_SOCKETS = 4009;
+// Live updates paused: the server's channel layer is down for a moment. A live page (a board,
+// a game watched, a race room) says so and asks again within a few seconds: 1 s doubling to 4.
+export const LIVE_PAUSED = 4013;
+const PAUSED_BASE_MS = 1000;
+const PAUSED_MAX_MS = 4000;
 // Refusals that retrying cannot fix (docs/protocol.md): not (or no longer) logged in; not
 // allowed now (a race running, a lobby, a locked daily, a deal the viewer plays); no such game,
 // board, room or deal code. Any other close (a restart, 4008 flooding) is worth retrying.
@@ -31,6 +36,9 @@ export function retryAfter(closeCode, n, random = Math.random) {
   if (FINAL_CLOSE_CODES.has(closeCode)) return { final: true };
   if (closeCode === TOO_MANY_SOCKETS) {
     return { delayMs: backoff(n, random, CROWDED_BASE_MS, CROWDED_MAX_MS) };
+  }
+  if (closeCode === LIVE_PAUSED) {
+    return { delayMs: backoff(n, random, PAUSED_BASE_MS, PAUSED_MAX_MS) };
   }
   return { delayMs: backoff(n, random) };
 }
@@ -51,8 +59,9 @@ export function reconnectWhenBack(socket, win = globalThis) {
  * gave one, else a word for the close code; null for an ordinary drop (the page's own
  * "reconnecting" notice says enough). */
 export function closeNotice(closeCode, serverMessage, final) {
-  if (!final && closeCode !== TOO_MANY_SOCKETS) return null;
+  if (!final && closeCode !== TOO_MANY_SOCKETS && closeCode !== LIVE_PAUSED) return null;
   if (serverMessage) return serverMessage;
+  if (closeCode === LIVE_PAUSED) return gettext("Live updates paused: reconnecting…");
   if (closeCode === LOGGED_OUT) return gettext("Logged out: log in again to play.");
   return gettext("This page cannot connect: reload it to try again.");
 }

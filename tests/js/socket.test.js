@@ -134,3 +134,16 @@ test("an unnumbered socket sends only while open and adds no seq", () => {
   ws().closeWith(1006);
   assert.equal(conn.send({ type: "sync" }), false);
 });
+
+test("live updates paused asks again within a few seconds and says why", () => {
+  assert.equal(retryAfter(4013, 0, () => 0).delayMs, 500);
+  assert.equal(retryAfter(4013, 20, () => 1).delayMs, 4000);
+  const said = "Live updates are paused: reconnecting shortly.";
+  assert.equal(closeNotice(4013, said, false), said);
+  assert.equal(closeNotice(4013, undefined, false), "Live updates paused: reconnecting…");
+  const { statuses, ws } = connection();
+  ws().frame({ type: "error", error: "live_paused", message: "Live updates are paused." });
+  ws().closeWith(4013);
+  assert.deepEqual(statuses.at(-1), [false, 4013, { final: false, text: "Live updates are paused." }]);
+  assert.ok(timers.at(-1).ms <= 1000);
+});

@@ -7,9 +7,11 @@ group messages fail closed. tests/system/test_redis_outage.py does it with a rea
 import asyncio
 import json
 import time
+from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.test import AsyncClient
 from prometheus_client import REGISTRY
 
@@ -164,3 +166,16 @@ async def test_a_publication_to_a_layer_that_never_answers_waits_a_second_at_mos
         await publish("game.1", {"type": "game.watchers", "count": 1})
     assert time.monotonic() - started < 0.1
     assert errors_counted("publish") >= 1
+
+
+MALAY_CATALOG = Path(settings.BASE_DIR, "game", "locale", "ms", "LC_MESSAGES", "django.mo")
+
+
+@pytest.mark.skipif(not MALAY_CATALOG.exists(), reason="run compilemessages (make test does)")
+async def test_a_live_page_is_told_its_updates_are_paused_in_its_language(failing_layer):
+    board = await connect("/ws/live/all-time/", "django_language=ms")
+    await frame_of(board, "board")
+    failing_layer.stop()
+    paused = await frame_of(board, "error")
+    assert paused["message"] == "Kemas kini langsung dijeda: menyambung semula sebentar lagi."
+    await board.disconnect()
