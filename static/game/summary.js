@@ -14,8 +14,9 @@ import { shareCard, sharePath } from "./share.js";
 import { elapsedMs, formatTime } from "./state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-// The chart's box (its viewBox): bars between a count line on top and a label line below.
-const CHART = { width: 300, bars: 80, top: 16, bottom: 24 };
+// The chart's box (its viewBox): bars between a count line on top and a label line below. The
+// page scales it evenly to the window's width (board.css), so its numbers keep their shape.
+const CHART = { width: 300, bars: 45, top: 14, bottom: 16 };
 
 const slot = (root, name) => root.querySelector(`[data-slot=${name}]`);
 
@@ -36,9 +37,9 @@ function drawBar(svg, bar) {
   const kind = bar.yours ? " yours" : bar.won ? "" : " lost";
   const y = CHART.top + bar.y;
   svg.append(
-    svgNode("rect", { class: `h2h-bar${kind}`, x: bar.x, y, width: bar.width, height: bar.height }),
-    svgNode("text", { class: "h2h-bar-count", x: middle, y: y - 4 }, String(bar.count)),
-    svgNode("text", { class: `h2h-bar-label${kind}`, x: middle, y: CHART.top + CHART.bars + 16 },
+    svgNode("rect", { class: `h2h-chart-bar${kind}`, x: bar.x, y, width: bar.width, height: bar.height }),
+    svgNode("text", { class: "h2h-chart-count", x: middle, y: y - 3 }, String(bar.count)),
+    svgNode("text", { class: `h2h-chart-label${kind}`, x: middle, y: CHART.top + CHART.bars + 12 },
       bar.won ? bar.label : "×"),
   );
 }

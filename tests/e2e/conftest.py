@@ -15,15 +15,23 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 PASSWORD = "hearts-e2e-password"
 USERS = ["ana", "ben", "cai", "dina", "eli", "fay", "wren", "yara"]  # fay logs out
 
-CREATE_USERS = f"""
+
+def create_users(server, names) -> None:
+    """Accounts with the tests' password, shown by their capitalized name. A module that needs
+    a daily deal no other test plays makes its own players with this."""
+    server.manage(
+        "shell",
+        "-c",
+        f"""
 from django.contrib.auth import get_user_model
 from game.models import Profile
-for name in {USERS!r}:
+for name in {list(names)!r}:
     user = get_user_model().objects.create_user(
         name, email=f"{{name}}@example.org", password={PASSWORD!r}
     )
     Profile.objects.create(user=user, display_name=name.capitalize())
-"""
+""",
+    )
 
 
 def pytest_collection_modifyitems(config, items):
@@ -65,7 +73,7 @@ def live_server_process(tmp_path_factory):
     server = LiveServer(tmp_path_factory.mktemp("e2e"))
     server.manage("migrate", "--noinput")
     server.manage("compilemessages", "--ignore=.venv")
-    server.manage("shell", "-c", CREATE_USERS)
+    create_users(server, USERS)
     server.start()
     yield server
     server.stop()
