@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from game import engine
 from tests.e2e import deals
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import DESKTOP, PHONE
 
 pytestmark = pytest.mark.e2e
 
@@ -77,6 +77,24 @@ def test_tapping_the_tip_selects_it_and_tapping_again_deselects_it(open_page):
     expect(board.at(25)).to_have_attribute("aria-pressed", "true")
     assert board.tap(25) == "deselected"
     assert board.with_class("selected") == []
+
+
+@pytest.mark.parametrize(
+    ("user", "device"),
+    [pytest.param("eli", DESKTOP, id="desktop"), pytest.param("dina", PHONE, id="phone")],
+)
+def test_a_card_freed_by_a_pair_takes_a_tap_while_the_pair_flies_off(open_page, user, device):
+    code = deals.code_where(deals.tip_matches_waste, seed=31)
+    board = open_page(user, f"/play/{code}/", device=device)
+    page = board.page
+    box = board.at(24).bounding_box()
+    # Where the tip lies over card 24, and where its leave animation passes.
+    spot = (box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.6)
+    assert board.tap(25) == "selected"
+    assert board.tap("waste") == "pair"
+    page.wait_for_timeout(50)  # the tip is still flying off
+    (page.touchscreen.tap if device is PHONE else page.mouse.click)(*spot)
+    expect(board.at(24)).to_have_class(re.compile(r"\bselected\b"), timeout=3000)
 
 
 def mismatch_code():
