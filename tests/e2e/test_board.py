@@ -187,6 +187,31 @@ def test_the_deadlock_window_then_undo_leaves_it(open_page, artifacts):
     assert board.root.get_attribute("class").split().count("over") == 0
 
 
+# How a button looks: its colours, its opacity and its cursor.
+LOOK = """b => { const s = getComputedStyle(b);
+    return [s.backgroundColor, s.color, s.borderColor, s.opacity, s.cursor].join(" / "); }"""
+
+
+def test_a_button_that_cannot_be_pressed_looks_it_in_both_themes(open_page, artifacts):
+    code = deals.code_where(lambda state: not deals.playable(state), seed=32)
+    board = open_page("cai", f"/play/{code}/")
+    page, window = board.page, board.page.locator("#h2h-deadlock")
+    expect(window).to_be_visible()  # stuck before the first move: nothing to undo
+    undo = window.locator("[data-action=undo]")
+    expect(undo).to_be_disabled()
+    for device, size in (("desktop", DESKTOP["viewport"]), ("phone", PHONE["viewport"])):
+        page.set_viewport_size(size)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            page.wait_for_timeout(200)
+            disabled = {b.evaluate(LOOK) for b in page.locator(".button:disabled").all()}
+            enabled = {b.evaluate(LOOK) for b in page.locator(".button:enabled").all()}
+            assert len(disabled) == 1, disabled  # the window's Undo looks like the board's
+            assert disabled.isdisjoint(enabled), (disabled, enabled)
+            assert disabled.pop().endswith("not-allowed")
+            board.shot(artifacts / f"deadlock-stuck-{device}-{scheme}.png")
+
+
 def test_keyboard_only_play(open_page, artifacts):
     code = deals.code_where(deals.tip_matches_waste, seed=15)
     board = open_page("ben", f"/play/{code}/")
