@@ -46,6 +46,14 @@ function setText(node, text) {
   if (node && node.textContent !== text) node.textContent = text;
 }
 
+/** The card's index ("K", "10") is drawn from an attribute, not written as text: the button's
+ * name says the card in words ("King of hearts"), and a letter of text inside the button that
+ * its name does not contain fails the label-in-name check of speech control. */
+function setFace(node, rank) {
+  const face = faceLabel(rank);
+  if (node.firstChild.dataset.face !== face) node.firstChild.dataset.face = face;
+}
+
 function toggle(node, name, on) {
   if (node.classList.contains(name) !== on) node.classList.toggle(name, on);
 }
@@ -81,7 +89,7 @@ function paintHeartCard(node, state, t) {
     if (wasThere && state.event === "pair") animate(node, LEAVE, 320);
     return;
   }
-  setText(node.firstChild, faceLabel(entry.rank));
+  setFace(node, entry.rank);
   toggle(node, "ten", entry.rank === 10);
   toggle(node, "free", entry.free);
   toggle(node, "covered", !entry.free);
@@ -139,9 +147,10 @@ function paintWaste(node, state) {
   toggle(node, "selected", selected);
   toggle(node, "hint", hinted);
   toggle(node, "dim", dimmed);
-  setText(node.firstChild, faceLabel(view.waste.top));
+  setFace(node, view.waste.top);
   toggle(node, "ten", view.waste.top === 10);
-  setText(node.lastChild, view.waste.size ? String(view.waste.size) : "");
+  // Before the start the waste shows no card, so no count either: an empty slot.
+  setText(node.lastChild, view.waste.top != null ? String(view.waste.size) : "");
   node.setAttribute("aria-pressed", String(selected));
   node.setAttribute("aria-label", wasteLabel(view, selected ? [gettext("selected")] : []));
   if (event === "draw") animate(node, DRAWN, 240);

@@ -13,7 +13,8 @@ def axe_violations(page: Page, within: str | None = None) -> list[str]:
 
     The page's context must bypass its Content-Security-Policy (`bypass_csp=True`): the site
     allows no injected script, and axe-core is one."""
-    page.add_script_tag(path=str(AXE))
+    if not page.evaluate("typeof axe !== 'undefined'"):  # once per page: it is half a megabyte
+        page.add_script_tag(path=str(AXE))
     found = page.evaluate(
         """async (within) => {
             const found = await axe.run(within || document, {resultTypes: ["violations"]});
