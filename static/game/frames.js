@@ -3,6 +3,7 @@
 import { gettext } from "./i18n.js";
 import { focusTarget, keepTabStop } from "./input.js";
 import { render } from "./render.js";
+import { STORAGE_UNAVAILABLE } from "./socket.js";
 import { receivePar, receiveState, settingsRequest } from "./transitions.js";
 import { announce, showWatchers, syncWindows, toast } from "./windows.js";
 
@@ -48,6 +49,7 @@ function onState(board, frame) {
 
 function onError(board, frame) {
   if (frame.error === "duplicate_seq") return; // a resent action that was already applied
+  if (frame.error === STORAGE_UNAVAILABLE) return; // sent again: the notice says so (socket.js)
   const text = frame.message || gettext("That did not work.");
   toast(board.ui.toast, text);
   if (board.ui.live) announce(board.ui.live, text);

@@ -1,7 +1,9 @@
 // The one reconnecting socket of every page (play, race, watch, leaderboards). Each connect
 // begins with the server's full snapshot, so reconnecting is also resynchronising. The play
 // socket numbers its messages (`numbered`): replies are matched by seq, and after a reconnect
-// what was not acknowledged is resent, once, with the same seq.
+// what was not acknowledged is resent, once, with the same seq. A message the server could not
+// store now (`storage_unavailable`) is sent again with the same seq after a back-off, one at a
+// time, while the page says "Connection trouble — retrying".
 
 import { gettext } from "./i18n.js";
 
@@ -10,6 +12,10 @@ const MAX_DELAY_MS = 15000;
 // Too many sockets: another tab must close first, so ask again rarely.
 const CROWDED_BASE_MS = 30000;
 const CROWDED_MAX_MS = 300000;
+// A message not stored is sent again after 0.25-0.5 s, doubling up to 2.5-5 s: one frame at a
+// time, at most 4 a second, well inside the socket's bucket (10 a second, bursts of 20).
+const TROUBLE_MAX_MS = 5000;
+export const STORAGE_UNAVAILABLE = "storage_unavailable";
 
 export const LOGGED_OUT = 4001;
 export const FORBIDDEN = 4003;
@@ -55,6 +61,11 @@ export function reconnectWhenBack(socket, win = globalThis) {
   });
 }
 
+/** What the page says while the server cannot store messages and they wait to be sent again. */
+export function troubleNotice() {
+  return gettext("Connection trouble — retrying…");
+}
+
 /** What the page says while a closed socket waits or gives up: the server's reason when it
  * gave one, else a word for the close code; null for an ordinary drop (the page's own
  * "reconnecting" notice says enough). */
@@ -85,6 +96,10 @@ export class Connection {
     this.numbered = numbered;
     this.nextSeq = 1;
     this.unacked = new Map(); // seq -> message sent but not yet answered
+    this.refused = null; // while the server cannot store: the seqs to send again, in order
+    this.retrying = null; // the seq sent again and not answered yet
+    this.troubles = 0; // messages not stored since one last was: the back-off
+    this.retryTimer = null;
     this.attempts = 0;
     this.timer = null;
     this.stopped = false;
@@ -107,19 +122,21 @@ export class Connection {
   }
 
   /** Send a message. Numbered: it gets the next seq and is resent after a reconnect until it
-   * is answered. Otherwise it goes only if the socket is open (the next snapshot will tell). */
+   * is answered (while the server cannot store, it waits its turn after those refused).
+   * Otherwise it goes only if the socket is open (the next snapshot will tell). */
   send(message) {
     if (!this.numbered) return this.isOpen && (this.ws.send(JSON.stringify(message)), true);
     const numbered = { ...message, seq: this.nextSeq++ };
     this.unacked.set(numbered.seq, numbered);
-    if (this.isOpen) this.ws.send(JSON.stringify(numbered));
+    if (this.refused) this.refused.add(numbered.seq);
+    else if (this.isOpen) this.ws.send(JSON.stringify(numbered));
     return numbered.seq;
   }
 
   receive(data) {
     const frame = parse(data);
     if (frame === null) return;
-    if (frame.seq != null) this.unacked.delete(frame.seq);
+    if (frame.seq != null) this.answered(frame);
     // Another tab may have stored actions: number on past the game's last stored seq.
     const last = Number(frame.game?.last_seq);
     if (last >= this.nextSeq) this.nextSeq = last + 1;
@@ -141,8 +158,48 @@ export class Connection {
     this.nextSeq = Math.max(this.nextSeq, ...pending);
   }
 
+  /** A numbered message's answer: done with, unless the server could not store it now. */
+  answered(frame) {
+    const { seq } = frame;
+    if (!this.unacked.has(seq)) return;
+    if (seq === this.retrying) this.retrying = null;
+    if (frame.error === STORAGE_UNAVAILABLE) return this.notStored(seq);
+    this.unacked.delete(seq);
+    this.troubles = 0;
+    if (this.refused && !this.retryTimer && this.retrying === null) this.sendRefused();
+  }
+
+  /** Keep the message to send again, with its seq, after a back-off; say so the first time. */
+  notStored(seq) {
+    const first = this.refused === null;
+    this.refused ??= new Set();
+    this.refused.add(seq);
+    if (first) this.onStatus(false, null, { final: false, text: troubleNotice() });
+    if (this.retryTimer) return;
+    const delayMs = backoff(this.troubles++, Math.random, BASE_DELAY_MS, TROUBLE_MAX_MS);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.refused) this.sendRefused(); // else the socket closed meanwhile
+    }, delayMs);
+  }
+
+  /** Send the first refused message still unanswered, alone (its answer sends the next); with
+   * none left, the trouble is over. */
+  sendRefused() {
+    const waiting = [...this.refused].filter((seq) => this.unacked.has(seq));
+    if (waiting.length === 0) {
+      this.refused = null;
+      return this.onStatus(true);
+    }
+    this.retrying = Math.min(...waiting);
+    this.refused = new Set(waiting.filter((seq) => seq !== this.retrying));
+    this.ws.send(JSON.stringify(this.unacked.get(this.retrying)));
+  }
+
   closed(ws, event) {
     if (ws !== this.ws) return;
+    clearTimeout(this.retryTimer); // the greeting after the reconnect resends everything
+    this.refused = this.retrying = this.retryTimer = null;
     const retry = retryAfter(event.code, this.attempts++);
     const final = Boolean(retry.final);
     this.crowded = event.code === TOO_MANY_SOCKETS;
@@ -160,6 +217,7 @@ export class Connection {
   close() {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.retryTimer);
     this.ws?.close();
   }
 }

@@ -135,6 +135,90 @@ test("an unnumbered socket sends only while open and adds no seq", () => {
   assert.equal(conn.send({ type: "sync" }), false);
 });
 
+/** A connection on a play socket, greeted at `last_seq` 6, and one tap sent: seq 7. */
+function tapped() {
+  const made = connection({ numbered: true });
+  made.ws().frame({ type: "state", view: {}, game: { last_seq: 6 } });
+  made.conn.send({ type: "tap", target: "stock" });
+  return made;
+}
+
+const notStored = (seq) => ({ type: "error", seq, error: "storage_unavailable", message: "..." });
+
+test("a move not stored is sent again with its seq after a back-off, and the page says why", () => {
+  const { conn, statuses, ws } = tapped();
+  ws().frame(notStored(7));
+  assert.deepEqual(statuses.at(-1), [false, null, { final: false, text: "Connection trouble — retrying…" }]);
+  assert.ok(conn.unacked.has(7) && timers.length === 1);
+  assert.ok(timers[0].ms >= 250 && timers[0].ms <= 500, String(timers[0].ms));
+  timers[0].callback();
+  assert.deepEqual(ws().sent.map((m) => m.seq), [7, 7]);
+  ws().frame({ type: "state", seq: 7, view: {}, game: { last_seq: 7 } });
+  assert.equal(conn.unacked.size, 0);
+  assert.deepEqual(statuses.at(-1), [true]);
+  assert.equal(FakeSocket.made.length, 1); // the same socket throughout
+});
+
+test("the resends back off, one frame at a time, and never outrun the socket's bucket", () => {
+  const { ws } = tapped();
+  let now = 0;
+  const sentAt = [];
+  for (let i = 0; i < 60; i += 1) {
+    ws().frame(notStored(7));
+    now += timers.at(-1).ms;
+    timers.at(-1).callback();
+    sentAt.push(now);
+  }
+  const delays = timers.map((t) => t.ms);
+  assert.ok(delays.every((ms) => ms >= 250 && ms <= 5000), delays.join());
+  assert.ok(delays.slice(8).every((ms) => ms >= 2500), delays.join());
+  assert.equal(ws().sent.length, 61); // the first send and one a resend
+  // The server's bucket (game/sockets/ratelimit.py): bursts of 20, refilled at 10 a second.
+  let tokens = 20;
+  let at = 0;
+  for (const t of sentAt) {
+    tokens = Math.min(20, tokens + ((t - at) / 1000) * 10) - 1;
+    at = t;
+    assert.ok(tokens >= 0, `refused at ${t} ms`);
+  }
+});
+
+test("while moves are not stored, new ones wait their turn and go in order", () => {
+  const { conn, statuses, ws } = tapped();
+  ws().frame(notStored(7));
+  assert.equal(conn.send({ type: "undo" }), 8);
+  assert.deepEqual(ws().sent.map((m) => m.seq), [7]); // held
+  timers.at(-1).callback();
+  assert.deepEqual(ws().sent.map((m) => m.seq), [7, 7]); // the first alone
+  ws().frame({ type: "state", seq: 7, view: {}, game: { last_seq: 7 } });
+  assert.deepEqual(ws().sent.map((m) => m.seq), [7, 7, 8]); // then the next, at once
+  assert.notDeepEqual(statuses.at(-1), [true]);
+  ws().frame({ type: "state", seq: 8, view: {}, game: { last_seq: 8 } });
+  assert.deepEqual(statuses.at(-1), [true]);
+});
+
+test("a move found stored after all (duplicate_seq) ends the trouble", () => {
+  const { conn, statuses, ws } = tapped();
+  ws().frame(notStored(7));
+  timers.at(-1).callback();
+  ws().frame({ type: "error", seq: 7, error: "duplicate_seq", message: "..." });
+  assert.equal(conn.unacked.size, 0);
+  assert.deepEqual(statuses.at(-1), [true]);
+});
+
+test("a socket closed while moves wait resends them once, after the reconnect's greeting", () => {
+  const { conn, ws } = tapped();
+  ws().frame(notStored(7));
+  const waiting = timers.at(-1);
+  ws().closeWith(4500);
+  assert.ok(timers.at(-1).ms <= 500); // 4500 (server_error): reconnect as after any drop
+  timers.at(-1).callback();
+  waiting.callback(); // the old wait, if it ever ran, sends nothing on the new socket
+  ws().frame({ type: "state", view: {}, game: { last_seq: 6 } });
+  assert.deepEqual(ws().sent.map((m) => m.seq), [7]);
+  assert.equal(conn.unacked.size, 1);
+});
+
 test("live updates paused asks again within a few seconds and says why", () => {
   assert.equal(retryAfter(4013, 0, () => 0).delayMs, 500);
   assert.equal(retryAfter(4013, 20, () => 1).delayMs, 4000);
