@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 import dj_database_url
 import dj_email_url
+import redis.exceptions
 from django.core.exceptions import ImproperlyConfigured
 
 from game.engine import DEFAULT_DEAL_KEY
@@ -212,8 +213,19 @@ def channel_layers_from_env() -> dict:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 # A dict host lets us lift redis-py's 5 s socket timeout (it closes idle
-                # consumers) and its 100-connection pool (it fails at 200 consumers).
-                "hosts": [{"address": url, "socket_timeout": None, "max_connections": 1000}],
+                # consumers) and its 100-connection pool (it fails at 200 consumers). A Redis
+                # out of reach is given up on within a second, not the system's connect
+                # timeout; a call on a pooled connection that a restarted Redis closed is
+                # made again once on a new one, not counted as an outage (game.services.layer).
+                "hosts": [
+                    {
+                        "address": url,
+                        "socket_timeout": None,
+                        "socket_connect_timeout": 1,
+                        "retry_on_error": [redis.exceptions.ConnectionError],
+                        "max_connections": 1000,
+                    }
+                ],
                 "capacity": 1500,
                 "expiry": 60,
             },
