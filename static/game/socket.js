@@ -22,10 +22,10 @@ export const FORBIDDEN = 4003;
 export const NOT_FOUND = 4004;
 export const TOO_MANY_SOCKETS = 4009;
 // Live updates paused: the server's channel layer is down for a moment. A live page (a board,
-// a game watched, a race room) says so and asks again within a few seconds: 1 s doubling to 4.
+// a game watched, a race room) says so and asks again within a few seconds: 1 s doubling to 3.
 export const LIVE_PAUSED = 4013;
 const PAUSED_BASE_MS = 1000;
-const PAUSED_MAX_MS = 4000;
+const PAUSED_MAX_MS = 3000;
 // Refusals that retrying cannot fix (docs/protocol.md): not (or no longer) logged in; not
 // allowed now (a race running, a lobby, a locked daily, a deal the viewer plays); no such game,
 // board, room or deal code. Any other close (a restart, 4008 flooding) is worth retrying.

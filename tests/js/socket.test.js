@@ -221,7 +221,7 @@ test("a socket closed while moves wait resends them once, after the reconnect's 
 
 test("live updates paused asks again within a few seconds and says why", () => {
   assert.equal(retryAfter(4013, 0, () => 0).delayMs, 500);
-  assert.equal(retryAfter(4013, 20, () => 1).delayMs, 4000);
+  assert.equal(retryAfter(4013, 20, () => 1).delayMs, 3000);
   const said = "Live updates are paused: reconnecting shortly.";
   assert.equal(closeNotice(4013, said, false), said);
   assert.equal(closeNotice(4013, undefined, false), "Live updates paused: reconnecting…");
