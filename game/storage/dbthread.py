@@ -61,26 +61,52 @@ class Workers(Executor):
                 thread.start()
 
     def _work(self) -> None:
+        seen = _lost[0]
         while True:
             try:
                 future, fn, args, kwargs = self.jobs.get(timeout=IDLE_CLOSE_S)
             except queue.Empty:
                 connection.close()  # this thread's: nothing to do for a while
                 future, fn, args, kwargs = self.jobs.get()
+            if seen != _lost[0]:
+                seen = _lost[0]
+                _drop_if_lost()
             if future.set_running_or_notify_cancel():
                 _run(future, fn, args, kwargs)
+
+
+# Connections found lost so far. One lost connection means the database may have restarted,
+# and then every other one is dead too, though it looks fine until used: each worker tests its
+# own before its next job, and the pool its idle ones, rather than fail one move on each.
+_lost = [0]
 
 
 def _run(future: Future, fn, args, kwargs) -> None:
     try:
         result = fn(*args, **kwargs)
     except DatabaseError as error:
-        connection.close()  # it may be broken: the next job reconnects
+        _close_after_error()
         future.set_exception(error)
     except BaseException as error:
         future.set_exception(error)
     else:
         future.set_result(result)
+
+
+def _close_after_error() -> None:
+    """This thread's connection may be broken: closed, so that the next job reconnects."""
+    lost = getattr(connection.connection, "broken", False)  # psycopg's: the server went away
+    connection.close()
+    if lost:
+        _lost[0] += 1
+        pool = getattr(connection, "pool", None)  # PostgreSQL's; SQLite has none
+        if pool is not None:
+            pool.check()
+
+
+def _drop_if_lost() -> None:
+    if connection.connection is not None and not connection.is_usable():
+        connection.close()
 
 
 def _worker_count() -> int:
