@@ -110,6 +110,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "h2h_site.security.ContentSecurityPolicyMiddleware",
+    "game.web.problems.StorageUnavailableMiddleware",  # last: it answers the views' errors
 ]
 
 ROOT_URLCONF = "h2h_site.urls"

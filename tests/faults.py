@@ -1,5 +1,6 @@
-"""Faults on command for the tests of what a socket answers when a part fails: a database that
-refuses every write, as a read-only one does, on the sockets' database workers."""
+"""Faults on command for the tests of what a socket or a page answers when a part fails: a
+database that refuses every write, as a read-only one does, on the sockets' database workers
+or on the test's own connection."""
 
 import contextlib
 import functools
@@ -34,6 +35,17 @@ class ReadOnlyStorage:
 
     def accept(self) -> None:
         self.refusing = False
+
+
+@contextlib.contextmanager
+def read_only_here():
+    """This thread's connection refuses writes while the block runs: a test client's request
+    runs on it (the test client keeps its connection open across requests)."""
+    _set_read_only(True)
+    try:
+        yield
+    finally:
+        _set_read_only(False)
 
 
 def _read_only(fn, *args, **kwargs):
