@@ -7,12 +7,14 @@ another server writing meanwhile by the synchronous services.
 import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import OperationalError
 from django.test import Client
 
 import h2h_site.asgi
 from game import engine, services
-from game.services import GameError, live, results
+from game.services import GameError, live, play, results
 from game.storage.appends import Append, appends_store
+from game.storage.dbthread import on_db_thread
 from tests.site import game_log, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -174,3 +176,25 @@ async def test_a_daily_ended_elsewhere_is_reloaded_without_its_standing_and_show
     assert second is first and first.snapshot()["game"]["result"]["daily"] == {"n": 1}
     for channel in ("tab-1", "tab-2"):
         services.live_close(first, channel=channel)
+
+
+async def test_a_move_the_database_refuses_is_storage_unavailable_and_the_log_is_read_again(
+    player, monkeypatch
+):
+    game = await opened(player)
+    assert (await services.live_tap(game, player=player, seq=1, target="stock")).event == "draw"
+
+    def stored_then_lost(*arguments):  # the commit went through, its answer did not
+        play.store(*arguments)
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(live, "_store", on_db_thread(stored_then_lost))
+    with pytest.raises(GameError) as refused:
+        await services.live_resign(game, player=player, seq=2)
+    assert refused.value.code == "storage_unavailable" and game.stale
+    assert game.status == "open"  # what memory knew: not to be trusted now
+    with pytest.raises(GameError) as again:
+        await services.live_resign(game, player=player, seq=2)
+    assert again.value.code == "duplicate_seq"  # the log, read again, has it
+    assert (game.status, game.count, game.last_seq) == ("resigned", 1, 2)
+    services.live_close(game, channel="tab-1")
