@@ -17,11 +17,13 @@ never an address a header names) or with the bearer token H2H_METRICS_TOKEN. doc
 import asyncio
 import hmac
 import ipaddress
+import sqlite3
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import connection
+from django.db import DatabaseError, connection
+from django.db.migrations.recorder import MigrationRecorder
 from django.http import HttpResponse, HttpResponseNotAllowed, JsonResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
@@ -29,6 +31,8 @@ from game.storage.dbthread import on_db_thread
 
 PROBE_PATHS = ("/healthz", "/readyz", "/metrics")
 READY_WITHIN_S = 1.0
+READ_ONLY = "database_read_only"
+READ_ONLY_SQLSTATE = "25006"  # PostgreSQL's read_only_sql_transaction
 
 
 def healthz(request) -> HttpResponse:
@@ -37,7 +41,7 @@ def healthz(request) -> HttpResponse:
 
 
 def readyz(request) -> HttpResponse:
-    """The database answers a query and the channel layer carries a message, within 1 s each;
+    """The database takes a write and the channel layer carries a message, within 1 s each;
     503 with the reason otherwise."""
     checks = async_to_sync(readiness)()
     failed = {name: problem for name, problem in checks.items() if problem != "ok"}
@@ -51,9 +55,13 @@ async def readiness() -> dict[str, str]:
     """{"database": ..., "channel_layer": ...}: "ok", or what went wrong, checked together."""
     names = ("database", "channel_layer")
     outcomes = await asyncio.gather(
-        _within(on_db_thread(_database_answers)()), _within(_channel_round_trip())
+        _within(_database_takes_writes()), _within(_channel_round_trip())
     )
     return dict(zip(names, outcomes, strict=True))
+
+
+class Refused(Exception):
+    """A dependency that answers but will not do what the site needs; its reason is its text."""
 
 
 async def _within(check) -> str:
@@ -62,20 +70,55 @@ async def _within(check) -> str:
             await check
     except TimeoutError:
         return f"no answer within {READY_WITHIN_S:g} s"
+    except Refused as refusal:
+        return str(refusal)
     except Exception as error:  # any failure of a dependency is a reason to say, not a crash
         return f"{type(error).__name__}: {error}"
     return "ok"
 
 
+async def _database_takes_writes() -> None:
+    """On the sockets' database workers; one that failed has closed its connection, so the
+    next check opens a new one and sees a database that takes writes again."""
+    try:
+        await on_db_thread(_database_answers)()
+    except DatabaseError as error:
+        if refuses_writes(error):
+            raise Refused(READ_ONLY) from error
+        raise
+
+
 def _database_answers() -> None:
+    """A write that changes nothing, as one statement of its own. `SELECT 1` passes on a
+    database that takes no writes (a PostgreSQL standby or default_transaction_read_only, a
+    read-only SQLite file, PRAGMA query_only), where every move would fail; this does not.
+    On SQLite it waits for the writer in hand, as a move would."""
+    table = connection.ops.quote_name(MigrationRecorder.Migration._meta.db_table)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-        cursor.fetchone()
+        cursor.execute(f"UPDATE {table} SET id = id WHERE 1 = 0")
+
+
+def refuses_writes(error: DatabaseError) -> bool:
+    """Whether the driver's error under Django's says the database is read-only."""
+    driver_error = error.__cause__
+    if getattr(driver_error, "sqlstate", None) == READ_ONLY_SQLSTATE:
+        return True
+    code = getattr(driver_error, "sqlite_errorcode", 0)  # extended: the low byte is the code
+    return code & 0xFF == sqlite3.SQLITE_READONLY
 
 
 async def _channel_round_trip() -> None:
+    """A message to this process and back, on the path its sockets' messages take.
+
+    channels_redis carries all of a process's socket messages on one Redis list, read by
+    whichever of its receives holds the process's receive lock; that receive keeps the lock
+    until a message comes, however long. So the probe's message goes on that list (a channel
+    of the sockets' prefix): the receive in hand reads it at once and hands it over. On a list
+    of its own it would wait for the lock behind every listening socket, until each ahead of it
+    had had a message: for ever on an idle process, seconds under play.
+    """
     layer = get_channel_layer()
-    channel = await layer.new_channel("readyz")
+    channel = await layer.new_channel()
     await layer.send(channel, {"type": "readyz"})
     await layer.receive(channel)
 

@@ -1,9 +1,11 @@
 """The operator's probes: /healthz and /readyz answer a load balancer whatever its Host and over
-plain http, /readyz says which dependency fails, /metrics answers the operator only, and
-daphne's access log leaves the probes out."""
+plain http, /readyz says which dependency fails (a database that refuses writes among them)
+and is not kept waiting by the sockets listening on the channel layer, /metrics answers the
+operator only, and daphne's access log leaves the probes out."""
 
 import asyncio
 import io
+import time
 from ipaddress import ip_network
 
 import pytest
@@ -11,11 +13,13 @@ from daphne.access import AccessLogGenerator
 from django.test import Client
 
 from h2h_site import operations
-from tests.realtime import fresh_channel_layer  # noqa: F401 (an autouse fixture)
+from tests import faults
+from tests.realtime import connect, fresh_channel_layer  # noqa: F401 (an autouse fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BALANCER = {"HTTP_HOST": "10.20.30.40:8001"}  # a balancer calls a process by its address
+read_only_storage = faults.read_only_storage
 
 
 @pytest.fixture
@@ -51,6 +55,36 @@ def test_readyz_says_the_database_failed(production, monkeypatch):
     body = response.json()
     assert body["status"] == "unavailable" and body["channel_layer"] == "ok"
     assert body["reason"] == "database: ConnectionRefusedError: connection refused"
+
+
+def test_readyz_says_the_database_refuses_writes_and_is_ready_once_it_takes_them(
+    production, read_only_storage
+):
+    # `SELECT 1` passes on a read-only database, where every move fails.
+    read_only_storage.refuse()
+    response = Client().get("/readyz", **BALANCER)
+    assert response.status_code == 503
+    assert response.json() == {
+        "status": "unavailable",
+        "reason": "database: database_read_only",
+        "database": "database_read_only",
+        "channel_layer": "ok",
+    }
+    read_only_storage.accept()
+    assert Client().get("/readyz", **BALANCER).status_code == 200
+
+
+@pytest.mark.redis
+async def test_readyz_is_not_kept_waiting_by_a_socket_listening_on_the_channel_layer():
+    # channels_redis lends a process's receive lock to one listening socket until a message
+    # comes for one of its sockets: a probe that waited for the lock waited for ever.
+    board = await connect("/ws/live/home/")
+    await board.receive_json_from(timeout=5)  # its snapshot: it is listening now
+    started = time.monotonic()
+    checks = await operations.readiness()
+    assert checks == {"database": "ok", "channel_layer": "ok"}
+    assert time.monotonic() - started < operations.READY_WITHIN_S
+    await board.disconnect()
 
 
 def test_readyz_gives_up_on_a_silent_channel_layer_after_a_second(production, monkeypatch):
