@@ -17,7 +17,7 @@ from prometheus_client import REGISTRY
 
 import h2h_site.asgi
 from game.services import layer
-from game.services.publish import publish
+from game.services.publish import publish, publish_on_commit
 from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_LIVE_PAUSED, CLOSE_LOGGED_OUT
 from tests import layers
 from tests.realtime import connect, frame_of, resign
@@ -179,3 +179,19 @@ async def test_a_live_page_is_told_its_updates_are_paused_in_its_language(failin
     paused = await frame_of(board, "error")
     assert paused["message"] == "Kemas kini langsung dijeda: menyambung semula sebentar lagi."
     await board.disconnect()
+
+
+def test_a_write_publishing_to_a_layer_that_never_answers_is_held_a_second_at_most(
+    failing_layer, monkeypatch
+):
+    async def never(group, message):
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(failing_layer, "group_send", never)
+    started = time.monotonic()
+    publish_on_commit("game.1", {"type": "game.watchers", "count": 1})  # no transaction: now
+    assert time.monotonic() - started < layer.CALL_S + 0.5
+    started = time.monotonic()
+    for _ in range(100):
+        publish_on_commit("game.1", {"type": "game.watchers", "count": 1})
+    assert time.monotonic() - started < 0.5
