@@ -110,6 +110,13 @@ def ready(probe: Probe) -> bool:
     return probe.status == 200 and probe.seconds <= READY_WITHIN_S
 
 
+def answer(probe: Probe) -> str:
+    """What a probe heard, in a word: ready, a 200 too late, or the reason it was given."""
+    if probe.reason:
+        return probe.reason
+    return "ready" if ready(probe) else f"200 after more than {READY_WITHIN_S:g} s"
+
+
 # The players ---------------------------------------------------------------------------------
 
 
@@ -219,7 +226,7 @@ def latency_figures(probes: list[Probe]) -> dict:
 
 def play_figures(run: Run) -> dict:
     answered = sum(ready(probe) for probe in run.probes)
-    reasons = Counter(probe.reason for probe in run.probes if not ready(probe))
+    reasons = Counter(answer(probe) for probe in run.probes if not ready(probe))
     return {
         "probes": len(run.probes),
         "ready_within_1s": answered,
@@ -248,7 +255,7 @@ def fault_figures(run: Run, times: dict, processes: int, says: str) -> dict:
         "ready_again_s": recovered,
         "reasons_during": dict(
             Counter(
-                p.reason for p in run.probes if times["began"] <= p.at < times["ended"]
+                answer(p) for p in run.probes if times["began"] <= p.at < times["ended"]
             ).most_common(5)
         ),
         "ready_within_1s_after": f"{sum(map(ready, after))}/{len(after)}",
