@@ -18,7 +18,7 @@ MESSAGES = {
     "duplicate_seq": _("This seq was already used: the action is not applied again."),
     "bad_target": _("The target must be a position 1-25, “stock” or “waste”."),
     "bad_setting": _("placement_help must be true or false."),
-    "bad_code": _("This is not a deal code"),
+    "bad_code": _("A deal code looks like HH1-N-ABCDEFG: HH1, then N or D, then seven letters."),
     "game_over": _("This game is over."),
     "cannot_undo": _("There is nothing to undo."),
     "not_your_game": _("This game belongs to another player."),

@@ -11,11 +11,13 @@ from game.services.errors import GameError
 
 
 def code_parse(*, code: object) -> str:
-    """The canonical code, or GameError("bad_code") naming what is wrong."""
+    """The canonical code, or GameError("bad_code"): a sentence in the player's language on
+    what a code looks like, where the engine's detail ("the seed must be 7 letters A-Z, not
+    'BAD'") would be English and the parser's words."""
     try:
         return engine.parse_code(code)
     except engine.ParseError as error:
-        raise GameError("bad_code", str(error)) from error
+        raise GameError("bad_code") from error
 
 
 FRESH_DRAWS = 50  # one deal in ten is dead, so fifty in a row never come: a bound on a fault

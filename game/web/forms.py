@@ -12,8 +12,9 @@ from game.display_names import (
     display_name_normal,
     display_name_skeleton,
 )
-from game.engine import ParseError, parse_code
 from game.models import Profile
+from game.services import GameError
+from game.services.log import code_parse
 
 # Letters, digits, "_", "-" and "."; no spaces or slashes, so a name is its own URL.
 display_name_validator = RegexValidator(
@@ -192,9 +193,9 @@ class DealCodeForm(forms.Form):
 
     def clean_code(self) -> str:
         try:
-            return parse_code(self.cleaned_data["code"])
-        except ParseError as error:
-            raise forms.ValidationError(str(error), code="malformed") from error
+            return code_parse(code=self.cleaned_data["code"])
+        except GameError as error:
+            raise forms.ValidationError(error.message, code="malformed") from error
 
 
 class AccountDeleteForm(forms.Form):

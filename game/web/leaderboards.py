@@ -14,10 +14,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from game import daily
-from game.engine import ParseError, parse_code
 from game.models import DailyDeal
 from game.selectors import pages
 from game.selectors.follows import following_board_players
+from game.services import GameError
+from game.services.log import code_parse
 from game.web.problems import problem
 
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -82,9 +83,9 @@ def _daily(request: HttpRequest, day: datetime.date, deal: DailyDeal, players) -
 @whose_results
 def deal(request: HttpRequest, code: str, players) -> HttpResponse:
     try:
-        canonical = parse_code(code)
-    except ParseError as error:
-        return problem(request, 400, _("That is not a deal code"), str(error))
+        canonical = code_parse(code=code)
+    except GameError as error:
+        return problem(request, 400, _("That is not a deal code"), error.message)
     if canonical != code:
         response = redirect("deal_leaderboard", code=canonical, permanent=True)
         if players is not None:

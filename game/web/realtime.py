@@ -33,8 +33,8 @@ def race_new(request: HttpRequest) -> HttpResponse:
     code = request.POST.get("code", "")
     try:
         room = races.race_create(player=request.user, code=code)
-    except GameError as error:
-        return _race_home(request, code=code, error=error.message, status=400)
+    except GameError as error:  # the form again, with why: not an error in the console
+        return _race_home(request, code=code, error=error.message)
     return redirect("race_room", room=room.room)
 
 

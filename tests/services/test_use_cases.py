@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from django.utils import translation
 
 from game import engine, services
 from game.models import Action, Game, Result, ResultFlag
@@ -51,10 +52,14 @@ def test_opening_a_code_twice_resumes_the_same_open_game(player):
     assert first.status == "open" and not first.ranked and first.started_at is not None
 
 
-def test_a_malformed_code_is_a_bad_code_error_naming_the_problem(player):
+def test_a_malformed_code_is_a_bad_code_error_saying_what_a_code_looks_like(player):
     with pytest.raises(GameError) as caught:
         services.game_open(player=player, code="HH2-N-AAAAAAA")
-    assert caught.value.code == "bad_code" and "version 2" in caught.value.message
+    assert caught.value.code == "bad_code"
+    with translation.override("en"):
+        assert caught.value.message.startswith("A deal code looks like HH1-N-ABCDEFG")
+    with translation.override("ms"):
+        assert caught.value.message.startswith("Kod agihan kelihatan seperti HH1-N-ABCDEFG")
     assert not Game.objects.exists()
 
 

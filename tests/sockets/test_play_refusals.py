@@ -54,9 +54,21 @@ async def test_a_socket_without_a_login_is_told_and_closed():
 async def test_a_malformed_code_is_told_and_closed(player_cookie, code):
     socket = await open_socket(application, code, player_cookie)
     frame = await socket.receive_json_from()
-    assert frame["error"] == "bad_code" and "deal code" in frame["message"]
+    assert frame["error"] == "bad_code"
+    assert frame["message"] == (
+        "A deal code looks like HH1-N-ABCDEFG: HH1, then N or D, then seven letters."
+    )
     assert (await socket.receive_output())["code"] == 4004
     assert not await database_sync_to_async(Game.objects.exists)()
+
+
+async def test_a_malformed_code_is_told_in_the_players_language(player):
+    cookie = await database_sync_to_async(session_cookie)(player, "ms")
+    socket = await open_socket(application, "HH1-N-BAD", cookie)
+    frame = await socket.receive_json_from()
+    assert frame["error"] == "bad_code"
+    assert frame["message"].startswith("Kod agihan kelihatan seperti HH1-N-ABCDEFG")
+    assert (await socket.receive_output())["code"] == 4004
 
 
 async def test_a_foreign_origin_is_refused_before_the_handshake(player_cookie):

@@ -121,10 +121,11 @@ def test_deal_board_of_a_daily_code_shows_practice_too(client):
     assert names(client.get(f"/leaderboard/deal/{deal.code}/")) == ["ann"]
 
 
-def test_a_malformed_code_is_a_400_naming_the_problem(client):
+def test_a_malformed_code_is_a_400_saying_what_a_code_looks_like(client, settings):
+    settings.LANGUAGE_CODE = "en"
     response = client.get("/leaderboard/deal/HH2-N-AAAAAAA/")
     assert response.status_code == 400
-    assert "unknown deal version 2" in response.content.decode()
+    assert "A deal code looks like HH1-N-ABCDEFG" in response.content.decode()
 
 
 @pytest.mark.parametrize("typed", ["hh1-n-aaaaaam", "hh1 n aaaaaam", "HH1NAAAAAAM"])

@@ -68,7 +68,7 @@ def test_a_malformed_code_gets_a_clear_400_page(logged_in, code, settings):
     settings.LANGUAGE_CODE = "en"
     response = logged_in.get(f"/play/{code}/")
     assert response.status_code == 400
-    assert "This is not a deal code" in response.content.decode()
+    assert "A deal code looks like HH1-N-ABCDEFG" in response.content.decode()
     assert not Game.objects.exists()
 
 
