@@ -15,12 +15,17 @@ export function percentText(percent) {
   return `${percent}\u00a0%`;
 }
 
-/** Where the result stands among the day's ranked results (its `daily` object). */
+/** Where the result stands among the day's ranked results (its `daily` object). With nobody
+ * after it (a percentile of 0) it is not "faster than 0 %": a win says it is one of the day's
+ * winners, a loss what it cleared. */
 export function standingText(result) {
-  const { cleared, percentile } = result.daily;
-  const percent = percentile == null ? null : percentText(percentile);
+  const { cleared, percentile, compared } = result.daily;
+  const percent = percentile ? percentText(percentile) : null;
   if (result.won) {
-    if (percent == null) return gettext("The first winner of the day so far");
+    if (percentile == null) return gettext("The first winner of the day so far");
+    if (percent == null) {
+      return interpolate(gettext("One of today's %(n)s winners so far"), { n: compared + 1 });
+    }
     return interpolate(gettext("Faster than %(percent)s of today's winners"), { percent });
   }
   if (percent == null) return interpolate(gettext("Cleared %(n)s of 25"), { n: cleared });

@@ -33,6 +33,19 @@ test("a winner is told the share of today's winners they beat", () => {
   assert.equal(standingText(first), "The first winner of the day so far");
 });
 
+test("a winner with nobody after them is one of today's winners, not faster than 0 %", () => {
+  const second = { won: true, daily: { cleared: 25, percentile: 0, compared: 1 } };
+  assert.equal(standingText(second), "One of today's 2 winners so far");
+  const last = { won: true, daily: { cleared: 25, percentile: 0, compared: 140 } };
+  assert.equal(standingText(last), "One of today's 141 winners so far");
+  assert.doesNotMatch(standingText(second), /0\u00a0%/);
+});
+
+test("a loss with nobody after it is told the cards it cleared, not better than 0 %", () => {
+  const last = { won: false, daily: { cleared: 7, percentile: 0, compared: 3 } };
+  assert.equal(standingText(last), "Cleared 7 of 25");
+});
+
 test("a loss is told the cards it cleared and the share of today's players it beat", () => {
   const result = { won: false, daily: { cleared: 18, percentile: 40 } };
   assert.equal(standingText(result), "Cleared 18 of 25: better than 40\u00a0% of today's players");
