@@ -12,7 +12,7 @@ from django.db.models import Count, Q, QuerySet
 
 from game.daily import daily_day_end, daily_today
 from game.engine import CARD_SCORE
-from game.models import Result
+from game.models import Game, Result
 from game.ranking import ranked_behind
 from game.selectors.standing import standing_results
 from game.selectors.streaks import streaks_of
@@ -32,6 +32,13 @@ def daily_finish(*, result: Result) -> dict:
         "streak": {"current": streak.current, "best": streak.best},
         "next_deal_at": daily_day_end(today).isoformat(),
     }
+
+
+def daily_ranked_ended(*, player) -> Game | None:
+    """The player's ranked game of today's deal once it has ended, else None: back on /daily/
+    the player sees its result (docs/protocol.md, "Back on the daily"), not a new game."""
+    games = Game.objects.filter(player=player, ranked=True, daily__date=daily_today())
+    return games.exclude(status=Game.Status.OPEN).select_related("daily").first()
 
 
 def _day_results(result: Result) -> QuerySet[Result]:

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 from game import services
 from game.daily import daily_is_today
 from game.models import Game
+from game.selectors.finish import daily_ranked_ended
 from game.selectors.guests import guest_player
 from game.services import GameError
 from game.services.errors import RealtimeError
@@ -49,9 +50,14 @@ def daily(request: HttpRequest) -> HttpResponse:
 
     Opening it shows no card of a ranked game and starts no clock: a page that other sites can
     open in a pop-up must not start anyone's clock. The player's Start does (game_start).
+    Once the ranked game has ended the page shows it, finished, with its result: practice is a
+    button away (`/play/<code>/`), never started by coming back.
     A visitor without an account is asked to sign up or log in, or to play a fresh deal."""
     if not request.user.is_authenticated:
         return render(request, "game/daily_guest.html")
+    ended = daily_ranked_ended(player=request.user)
+    if ended is not None:
+        return _board(request, ended, finished=True)
     return _board(request, services.game_daily_open(player=request.user))
 
 
@@ -107,14 +113,19 @@ def _play(request: HttpRequest, player, code: str) -> HttpResponse:
     return _board(request, game)
 
 
-def _board(request: HttpRequest, game: Game) -> HttpResponse:
+def _board(request: HttpRequest, game: Game, *, finished: bool = False) -> HttpResponse:
+    """The board of `game`; a `finished` one is shown as it ended, with no socket (the socket
+    of a code is on the player's latest game of it, which may be a practice game by now)."""
     snapshot = services.game_snapshot(game=game)
+    if finished:  # over: no move of it is to be made, so none is hinted at
+        snapshot["view"] = snapshot["view"] | {"hints": []}
     context = {
         **snapshot,
         "guest": not request.user.is_authenticated,  # asked to sign up to keep the game
         "guest_days": settings.SESSION_COOKIE_AGE // (24 * 3600),
         "code": game.code,
         "day": game.daily.date if game.daily_id else None,  # named on a ranked game's Start
-        "ws_path": f"/ws/play/{game.code}/",
+        "finished": finished,
+        "ws_path": None if finished else f"/ws/play/{game.code}/",
     }
     return render(request, "game/play.html", context)

@@ -156,5 +156,55 @@ def test_the_days_standing_is_on_no_page_of_an_open_game(logged_in, player):
     assert "percentile" not in started.content.decode()
     reply = services.game_resign(player=player, game_id=ranked["id"], seq=2)
     assert reply.game["result"]["daily"]["cleared"] == 0  # the end is where it comes
-    practice = logged_in.get("/daily/")  # the ranked game is over: practice, open, no result
+    practice = logged_in.get(f"/play/{ranked['code']}/")  # practice: open, no result
     assert page_data(practice, "game")["practice"] and page_data(practice, "game")["result"] is None
+
+
+def finished_ranked_daily(client, player) -> dict:
+    """The player's ranked game of today's deal, started and resigned: its game object."""
+    ranked = page_data(client.get("/daily/"), "game")
+    services.game_start(player=player, game_id=ranked["id"], seq=1)
+    services.game_tap(player=player, game_id=ranked["id"], seq=2, target="stock")
+    return services.game_resign(player=player, game_id=ranked["id"], seq=3).game
+
+
+def test_back_on_the_daily_after_the_ranked_game_its_result_shows_and_no_clock_starts(
+    logged_in, player
+):
+    ranked = finished_ranked_daily(logged_in, player)
+    response = logged_in.get("/daily/", headers={"accept-language": "en"})
+    assert response.status_code == 200
+    game, view = page_data(response, "game"), page_data(response, "view")
+    assert game["id"] == ranked["id"] and game["ranked"] and game["status"] == "resigned"
+    assert view["moves"] == 1 and len(view["heart"]) == 25  # the heart as it was left
+    assert view["hints"] == []  # over: nothing to hint at
+    result = game["result"]
+    assert (result["rank"], result["of"], result["board"]) == (1, 1, "daily")
+    assert result["par"] == ranked["result"]["par"] and result["duration_ms"] >= 0
+    day = result["daily"]
+    assert day["streak"] == {"current": 0, "best": 0} and day["cleared"] == 0
+    assert day["distribution"]["bars"][-1]["count"] == 1 and day["next_deal_at"]
+    assert Game.objects.filter(player=player).count() == 1  # nothing new, no clock running
+    content = response.content.decode()
+    assert "data-ws-path" not in content and response.context["ws_path"] is None
+    practice = f'href="/play/{game["code"]}/">Play it again as practice</a>'
+    assert f'<a class="button primary" {practice}' in content
+    assert 'data-action="show-result"' in content
+
+
+def test_play_it_again_opens_practice_and_the_daily_still_shows_the_ranked_result(
+    logged_in, player
+):
+    ranked = finished_ranked_daily(logged_in, player)
+    practice = page_data(logged_in.get(f"/play/{ranked['code']}/"), "game")
+    assert practice["id"] != ranked["id"] and practice["practice"] and practice["started_at"]
+    assert page_data(logged_in.get("/daily/"), "game")["id"] == ranked["id"]
+    assert page_data(logged_in.get(f"/play/{ranked['code']}/"), "game")["id"] == practice["id"]
+    assert Game.objects.filter(player=player).count() == 2
+
+
+def test_the_daily_result_page_speaks_malay(logged_in, player):
+    finished_ranked_daily(logged_in, player)
+    logged_in.cookies[settings.LANGUAGE_COOKIE_NAME] = "ms"
+    content = logged_in.get("/daily/").content.decode()
+    assert "Main semula sebagai latihan" in content and "Keputusan anda" in content
