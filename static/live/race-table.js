@@ -3,6 +3,7 @@ import { entryState } from "./race-room.js";
 import { duration, fillSlot } from "./dom.js";
 
 const HEART = 25;
+const NO_TIME = "–"; // still racing: the column stays, on a phone too, where an empty cell hides
 
 function link(tr, slot, href) {
   const a = tr.querySelector(`[data-slot=${slot}]`);
@@ -55,6 +56,6 @@ export class RacersTable {
     tr.querySelector("[data-slot=bar]").value = HEART - entry.heart_left;
     fillSlot(tr, "score", entry.score);
     fillSlot(tr, "moves", entry.moves);
-    fillSlot(tr, "time", duration(entry.duration_ms));
+    fillSlot(tr, "time", duration(entry.duration_ms) || NO_TIME);
   }
 }

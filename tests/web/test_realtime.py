@@ -55,6 +55,13 @@ def test_a_room_code_is_found_however_it_is_typed(player):
     assert client.get("/race/ZZZZZZ/").status_code == 404
 
 
+@pytest.mark.parametrize("language", ["en", "ms"])
+def test_the_race_pages_heading_is_the_games_name_in_both_languages(language):
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    assert "<h1>Heart to Heart</h1>" in client.get("/race/").content.decode()
+
+
 def test_racing_needs_a_login_and_a_good_code(player):
     assert Client().post("/race/new/").status_code == 302  # to the login page
     response = logged_in(player).post("/race/new/", {"code": "HH9-N-AAAAAAA"})
