@@ -5,8 +5,13 @@ import datetime
 import pytest
 import time_machine
 
-from game.models import DailyDeal
-from game.selectors.finish import daily_distribution, daily_finish, daily_percentile
+from game.models import DailyDeal, Game
+from game.selectors.finish import (
+    daily_distribution,
+    daily_finish,
+    daily_percentile,
+    daily_ranked_ended,
+)
 from tests.selectors.history import finish as a_result
 
 pytestmark = pytest.mark.django_db
@@ -131,3 +136,16 @@ def test_the_next_deal_is_the_next_midnight_of_the_daily_calendar(today, finish,
     settings.DAILY_TZ = "Asia/Kuala_Lumpur"  # 20:00 there: the next deal comes in four hours
     data = daily_finish(result=finish("me", MINUTE))
     assert data["next_deal_at"] == "2026-03-15T00:00:00+08:00"
+
+
+def test_the_daily_page_finds_todays_ranked_game_once_it_has_ended_and_no_other(
+    today, finish, deal, make_player
+):
+    player = make_player("returning")
+    ranked = Game.objects.create(player=player, code=deal.code, daily=deal, ranked=True)
+    assert daily_ranked_ended(player=player) is None  # awaiting its Start: /daily/ is that game
+    Game.objects.filter(pk=ranked.pk).update(status=Game.Status.WON)
+    finish(player, MINUTE, ranked=False)  # a practice game after it changes nothing
+    assert daily_ranked_ended(player=player) == ranked
+    with time_machine.travel(datetime.datetime(2026, 3, 15, 0, 1, tzinfo=datetime.UTC)):
+        assert daily_ranked_ended(player=player) is None  # a new day: a new deal to play
