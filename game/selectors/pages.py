@@ -9,6 +9,7 @@ from django.db.models import Count, F, Min, Q, QuerySet
 from game.daily import daily_today
 from game.models import DailyDeal, Game, Profile, Result
 from game.ranking import RANK_ORDER
+from game.selectors.abandoned import LATE_RESULT_MS, with_abandoned
 from game.selectors.standing import standing_results
 from game.selectors.streaks import Streak, streaks_of
 
@@ -33,8 +34,9 @@ Players = Collection[int] | None  # whose results a board shows: None for everyo
 
 
 def board_results() -> QuerySet[Result]:
-    """The results any board may show: accounts' (a guest is on no board) that stand."""
-    return standing_results().filter(player__guest__isnull=True)
+    """The results any board may show: accounts' (a guest is on no board) that stand, and
+    took less than a day (a game abandoned and finished later stays in its player's history)."""
+    return standing_results().filter(player__guest__isnull=True, duration_ms__lt=LATE_RESULT_MS)
 
 
 def _of(results: QuerySet[Result], players: Players) -> QuerySet[Result]:
@@ -61,8 +63,9 @@ def profile_named(name: str) -> Profile | None:
 
 
 def recent_games(user) -> list[Game]:
-    """The player's latest games, newest first, each with its result if it has one."""
-    games = Game.objects.filter(player=user).select_related("result", "daily")
+    """The player's latest games, newest first, each with its result if it has one and
+    whether it is abandoned."""
+    games = with_abandoned(Game.objects.filter(player=user).select_related("result", "daily"))
     return list(games.order_by("-started_at", "-pk")[:RECENT_GAMES])
 
 

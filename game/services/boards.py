@@ -19,6 +19,7 @@ from django.urls import reverse
 from game.models import BoardVersion, Profile, Result
 from game.ranking import RANK_ORDER
 from game.selectors import pages
+from game.selectors.abandoned import LATE_RESULT_MS
 from game.selectors.guests import is_guest
 from game.services.groups import board_group
 from game.services.publish import publish_on_commit
@@ -51,8 +52,16 @@ def board_result_recorded(*, result: Result) -> None:
             "player": row["player"],
             "player_id": result.player_id,
         }
-        message["row"] = row if stands and board != ALL_TIME else None
+        message["row"] = row if stands and _row_listed(board, result) else None
         publish_on_commit(board_group(board), message)
+
+
+def _row_listed(board: str, result: Result) -> bool:
+    """Whether `board` lists the result's row: the all-time board lists none (it is sums),
+    a deal board none that took a day or more (pages.board_results: an abandoned game)."""
+    if board == ALL_TIME:
+        return False
+    return not board.startswith("deal:") or result.duration_ms < LATE_RESULT_MS
 
 
 def boards_of_player(*, player_id: int) -> list[str]:

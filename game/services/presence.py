@@ -19,12 +19,13 @@ from datetime import timedelta
 
 from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
 from game.daily import daily_today
 from game.models import Game, Presence
+from game.selectors.abandoned import abandoned_before, last_move_at
 from game.selectors.watching import racing_game_ids
 from game.services.audience import anyone_in_group, others_in_group
 from game.services.groups import PRESENCE, game_group
@@ -78,7 +79,7 @@ def presence_beat() -> int:
 
 def playing_now() -> int:
     """How many players have a board open."""
-    return _counted(Presence.Kind.PLAY).values("user_id").distinct().count()
+    return _playing().values("user_id").distinct().count()
 
 
 def watchers_of(*, game_id: int) -> int:
@@ -88,7 +89,7 @@ def watchers_of(*, game_id: int) -> int:
 
 def presence_snapshot() -> dict:
     """{"playing", "daily_playing", "daily"}: everyone playing, and who plays today's deal."""
-    today = _counted(Presence.Kind.PLAY).filter(game__daily__date=daily_today())
+    today = _playing().filter(game__daily__date=daily_today())
     rows = today.order_by("game__started_at", "game_id")
     listed = list(rows.values_list("user__profile__display_name", "game_id").distinct()[:LISTED])
     racing = racing_game_ids(game_ids=[game for _, game in listed])
@@ -103,6 +104,16 @@ def presence_snapshot() -> dict:
 
 def _counted(kind: str) -> QuerySet[Presence]:
     return Presence.objects.filter(kind=kind, seen_at__gte=timezone.now() - STALE_AFTER)
+
+
+def _playing() -> QuerySet[Presence]:
+    """The boards open on games that are not abandoned: a board left open a day on a game
+    never moved since is not someone playing (game.selectors.abandoned)."""
+    boards = _counted(Presence.Kind.PLAY).alias(
+        last_moved=last_move_at(game="game_id", started_at="game__started_at")
+    )
+    moving = Q(last_moved__gt=abandoned_before()) | Q(last_moved__isnull=True)
+    return boards.filter(moving)
 
 
 def _now() -> dict:

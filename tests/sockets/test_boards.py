@@ -2,15 +2,18 @@
 client that missed updates resynchronises from a snapshot."""
 
 import pytest
+import time_machine
 from channels.db import database_sync_to_async
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from game import daily, services
 from game.models import BoardVersion, Guest
 from game.ranking import RANK_ORDER
 from game.selectors import pages
+from game.selectors.abandoned import ABANDONED_AFTER
 from game.services import boards
 from tests.realtime import (  # noqa: F401  (the fixture)
     connect,
@@ -100,6 +103,26 @@ async def test_a_client_that_missed_updates_resynchronises_from_a_snapshot(playe
     await again.send_json_to({"type": "sync"})
     assert await frame_of(again, "board") == snapshot | {"fresh": None}
     await again.disconnect()
+
+
+@database_sync_to_async
+def opened_a_day_ago(player, code: str) -> int:
+    """The player's game of `code`, opened a day ago and not moved since: abandoned."""
+    with time_machine.travel(timezone.now() - ABANDONED_AFTER, tick=False):
+        return services.game_open(player=player, code=code).pk
+
+
+async def test_an_abandoned_game_resigned_later_sends_its_deal_board_without_it(player, rival):
+    board = await connect(f"/ws/live/deal/{CODE}/")
+    await frame_of(board, "board")
+    await resign(rival, CODE)
+    assert (await frame_of(board, "update"))["row"]["player"] == "Bea"
+    await opened_a_day_ago(player, CODE)
+    await resign(player, CODE)  # ended a day after its start: a day's time
+    snapshot = await frame_of(board, "board")  # the whole board again, never the row
+    assert snapshot["version"] == 2 and [row["player"] for row in snapshot["rows"]] == ["Bea"]
+    assert await board.receive_nothing()
+    await board.disconnect()
 
 
 def ranked_and_resigned(player) -> None:

@@ -2,14 +2,17 @@
 the home page and today's board hear it change; a dead process's rows stop counting."""
 
 import asyncio
+import datetime
 
 import pytest
+import time_machine
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
 import h2h_site.asgi
 from game import daily, services
-from game.models import Presence
+from game.models import Game, Presence
+from game.selectors.abandoned import ABANDONED_AFTER
 from game.services import presence
 from tests.realtime import connect, frame_of, fresh_channel_layer  # noqa: F401  (the fixture)
 from tests.site import open_socket
@@ -105,6 +108,24 @@ def test_a_process_that_stopped_beating_stops_counting(player, rival, db):
     assert presence.presence_beat() == 1  # the dead row is swept, this process's row refreshed
     assert list(Presence.objects.values_list("channel", flat=True)) == ["here"]
     assert Presence.objects.get().seen_at > timezone.now() - presence.STALE_AFTER / 4
+
+
+def test_a_board_left_open_a_day_on_a_game_not_moved_since_is_not_playing_now(
+    player, rival, make_player, db
+):
+    with time_machine.travel(timezone.now() - ABANDONED_AFTER, tick=False) as clock:
+        left = services.game_open(player=player, code=CODE)
+        moved = services.game_open(player=rival, code=CODE)
+        clock.shift(datetime.timedelta(hours=1))
+        services.game_tap(player=rival, game_id=moved.pk, seq=1, target="stock")
+    waiting = Game.objects.create(player=make_player("cai"), code="HH1-D-AAAAAAB", ranked=True)
+    for channel, game in (("left", left), ("moved", moved), ("waiting", waiting)):
+        presence.presence_enter(
+            channel=channel, kind="play", user_id=game.player_id, game_id=game.pk
+        )
+    assert presence.playing_now() == 2  # the rival's board, and one on the start screen
+    services.game_tap(player=player, game_id=left.pk, seq=1, target="stock")
+    assert presence.playing_now() == 3  # back to it: playing again
 
 
 def test_a_play_socket_that_closes_before_its_row_is_written_costs_no_write():

@@ -1,14 +1,18 @@
 """Leaderboards and player pages, from results written straight through the ORM."""
 
 import datetime
+import re
 from operator import attrgetter
 
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from game import services
 from game.daily import daily_today
-from game.models import DailyDeal, Game, Profile
+from game.models import DailyDeal, Game, Profile, Result
+from game.selectors.abandoned import ABANDONED_AFTER
 from tests.selectors.history import deal_on, finish
 
 pytestmark = pytest.mark.django_db
@@ -215,3 +219,34 @@ def test_an_unknown_player_is_a_clear_404(client):
     response = client.get("/players/nobody/")
     assert response.status_code == 404
     assert "No player is called" in response.content.decode()
+
+
+def test_a_game_left_a_day_without_a_move_is_abandoned_with_no_watch_link(client):
+    ann = make_player("ann")
+    with time_machine.travel(timezone.now() - ABANDONED_AFTER, tick=False):
+        left = services.game_open(player=ann, code=CODE)
+    playing = services.game_open(player=ann, code="HH1-N-BBBBBBB")
+    content = client.get("/players/ann/").content.decode()
+    rows = re.findall(r"<tr>(.*?)</tr>", content, re.S)
+    row_of = {game.pk: next(row for row in rows if game.code in row) for game in (left, playing)}
+    assert ">abandoned</span>" in row_of[left.pk] and "playing" not in row_of[left.pk]
+    assert f"/watch/{left.pk}/" not in content
+    assert ">playing</span>" in row_of[playing.pk] and f"/watch/{playing.pk}/" in content
+    assert f'href="/play/{CODE}/"' in row_of[left.pk]  # its player resumes it from here
+    client.cookies["django_language"] = "ms"
+    assert ">ditinggalkan</span>" in client.get("/players/ann/").content.decode()
+
+
+def test_an_abandoned_game_finished_later_stays_in_its_history_and_off_the_deal_board(client):
+    ann, bea = make_player("ann"), make_player("bea")
+    with time_machine.travel(timezone.now() - 2 * ABANDONED_AFTER, tick=False):
+        late = services.game_open(player=ann, code=CODE)
+    services.game_tap(player=ann, game_id=late.pk, seq=1, target="stock")  # resumed...
+    services.game_resign(player=ann, game_id=late.pk)  # ...and ended, two days on
+    finish(bea, code=CODE, seconds=30, won=False)
+    result = Result.objects.get(game=late)
+    assert result.duration_ms >= 2 * ABANDONED_AFTER.total_seconds() * 1000
+    assert names(client.get(f"/leaderboard/deal/{CODE}/")) == ["bea"]
+    assert services.result_rank(result=result) == {"rank": None, "of": 1, "board": "deal"}
+    page = client.get("/players/ann/")
+    assert page.context["games"][0] == late and ">ended</span>" in page.content.decode()
