@@ -8,6 +8,7 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import get_login_redirect_url
 from allauth.utils import build_absolute_uri
 from django.conf import settings
+from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -25,6 +26,14 @@ def client_address(address: str) -> str:
     ip = ipaddress.ip_address(address)
     mapped = getattr(ip, "ipv4_mapped", None)
     return str(mapped or ip)
+
+
+def _signed_in(user, signup: bool) -> str:
+    profile = getattr(user, "profile", None)  # an account made in the admin may have none yet
+    name = profile.display_name if profile is not None else user.get_username()
+    if signup:
+        return _("Welcome, %(name)s: your account is ready.") % {"name": name}
+    return _("You are logged in as %(name)s.") % {"name": name}
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -55,7 +64,9 @@ class AccountAdapter(DefaultAccountAdapter):
         say what happened in both languages."""
 
     def post_login(self, request, user, *, redirect_url, signup, **kwargs):
-        """An account made before e-mail addresses were asked for is asked for one first."""
+        """A sign-up or a login says so on the next page, in our words. An account made before
+        e-mail addresses were asked for is asked for one first."""
+        messages.success(request, _signed_in(user, signup))
         if not user.email:
             after = get_login_redirect_url(request, redirect_url, signup=signup)
             redirect_url = f"{reverse('account_email')}?{urlencode({'next': after})}"

@@ -1,6 +1,7 @@
 """A player's public page: their daily record, charts of their dailies, their recent games,
 whom they follow and how many follow them; and the Follow / Unfollow button on it."""
 
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -40,17 +41,17 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
 
 @require_POST
 def follow(request: HttpRequest, name: str) -> HttpResponse:
-    return _follow_change(request, name, follow_create)
+    return _follow_change(request, name, follow_create, _("You now follow %(name)s."))
 
 
 @require_POST
 def unfollow(request: HttpRequest, name: str) -> HttpResponse:
-    return _follow_change(request, name, follow_delete)
+    return _follow_change(request, name, follow_delete, _("You no longer follow %(name)s."))
 
 
-def _follow_change(request: HttpRequest, name: str, change) -> HttpResponse:
-    """Follow or unfollow the player called `name`, then show their page again; anonymous
-    visitors log in first and come back to the page, where the button is."""
+def _follow_change(request: HttpRequest, name: str, change, done: str) -> HttpResponse:
+    """Follow or unfollow the player called `name`, then show their page again, saying `done`;
+    anonymous visitors log in first and come back to the page, where the button is."""
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("player", args=[name]))
     profile = pages.profile_named(name)
@@ -60,6 +61,7 @@ def _follow_change(request: HttpRequest, name: str, change) -> HttpResponse:
         change(follower=request.user, followed=profile.user)
     except GameError as error:
         return problem(request, 400, _("Not possible"), error.message)
+    messages.success(request, done % {"name": profile.display_name})
     return redirect("player", name=profile.display_name)
 
 

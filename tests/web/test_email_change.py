@@ -259,6 +259,7 @@ def test_an_account_without_an_address_gets_its_first_through_the_link(mailoutbo
     browser = Client()
     response = browser.post("/accounts/login/?next=/daily/", {"login": "old", "password": PASSWORD})
     assert response.url == "/accounts/email/?next=%2Fdaily%2F"
+    assert notices(browser.get(response.url)) == ["You are logged in as old."]
     response = ask(browser, "Old@Example.org", next="/daily/")
     assert response.status_code == 302 and response.url == "/daily/"
     assert notices(response) == [
