@@ -57,7 +57,10 @@ def test_winning_the_daily_opens_par_standing_streak_chart_countdown_and_share(
     expect(win).to_be_visible()
     expect(win).to_contain_text(re.compile(r"par \d+"))
     expect(win.locator("[data-slot=standing]")).to_have_text(
-        re.compile(r"Faster than \d+\u00a0% of today's winners|The first winner of the day so far")
+        re.compile(
+            r"Faster than \d+\u00a0% of today's winners|The first winner of the day so far"
+            r"|One of today's \d+ winners so far"  # the slowest winner so far
+        )
     )
     expect(win.locator("[data-slot=streak-current]")).to_have_text("1")
     expect(win.locator("[data-slot=streak-best]")).to_have_text("1")
