@@ -22,10 +22,10 @@ function collectUi(root) {
     heart,
     nodes: buildTable(heart),
     stats: { time: stat("time"), score: stat("score"), moves: stat("moves") },
-    // Undo lives in the controls and, on the play page, in the deadlock window too.
+    // Undo and Resign live in the controls and, on the play page, in the deadlock window too.
     controls: {
       undo: document.querySelectorAll("[data-action=undo]"),
-      resign: $(".h2h-controls [data-action=resign]", root),
+      resign: document.querySelectorAll("[data-action=resign]"),
     },
     toast: $(".h2h-toast", root),
     live: $(".h2h-live", root),

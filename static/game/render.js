@@ -175,7 +175,7 @@ function paintBar(ui, state) {
   setText(ui.stats.moves, String(view.moves));
   const playable = isPlayable(state);
   for (const button of ui.controls.undo) button.disabled = !(playable && view.can_undo);
-  if (ui.controls.resign) ui.controls.resign.disabled = !playable;
+  for (const button of ui.controls.resign) button.disabled = !playable;
   toggle(ui.root, "offline", !state.online);
   toggle(ui.root, "over", isOver(state));
 }

@@ -69,9 +69,10 @@ export function settingsRequest(state) {
   return { type: "settings", placement_help: state.settings.placementHelp };
 }
 
-/** Which end-of-game window the view calls for: "won", "deadlock", "ended" or "open". */
+/** Which end-of-game window the view calls for: "won", "deadlock", "ended" or "open". A game
+ * resigned while deadlocked is over: its summary replaces the deadlock window. */
 export function windowFor(state) {
   if (state.view.won) return "won";
-  if (state.view.deadlocked) return "deadlock";
-  return state.game.status !== "open" ? "ended" : "open";
+  if (state.game.status !== "open") return "ended";
+  return state.view.deadlocked ? "deadlock" : "open";
 }

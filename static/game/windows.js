@@ -3,8 +3,15 @@ import { interpolate, ngettext } from "./i18n.js";
 import { fillFinish } from "./summary.js";
 import { windowFor } from "./transitions.js";
 
+/** Open a window at its top, over the page as it was: showModal() focuses the window's first
+ * control and scrolls the window, and the page, to bring it into view, which on a short screen
+ * hid the window's title and result. The control keeps the focus; nothing moves. */
 function show(dialog) {
-  if (dialog && !dialog.open) dialog.showModal();
+  if (!dialog || dialog.open) return;
+  const [x, y] = [window.scrollX, window.scrollY];
+  dialog.showModal();
+  dialog.scrollTop = 0;
+  window.scrollTo(x, y);
 }
 
 function hide(dialog) {

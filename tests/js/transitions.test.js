@@ -87,6 +87,8 @@ test("the window follows the view: won, deadlocked, ended or none", () => {
   assert.equal(windowFor(boardState({ view: { won: true } })), "won");
   assert.equal(windowFor(boardState({ view: { deadlocked: true } })), "deadlock");
   assert.equal(windowFor(boardState({ game: { status: "resigned" } })), "ended");
+  const resignedStuck = boardState({ view: { deadlocked: true }, game: { status: "resigned" } });
+  assert.equal(windowFor(resignedStuck), "ended");
 });
 
 test("a par frame fills in the par of this game's result only", () => {
