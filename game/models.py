@@ -5,10 +5,19 @@ Only game/services/ writes these rows, so no path forgets a check or a broadcast
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from game import engine_process
 from game.display_names import display_name_skeleton
 from game.fairplay import REASONS
+
+
+class Theme(models.TextChoices):
+    """The site's colours: the device's own setting, or always light or dark."""
+
+    SYSTEM = "system", _("System")
+    LIGHT = "light", _("Light")
+    DARK = "dark", _("Dark")
 
 
 class Profile(models.Model):
@@ -19,6 +28,8 @@ class Profile(models.Model):
     # Unique, so that two look-alike names claimed at the same moment cannot both be stored.
     # Null only for the later of two look-alikes that were both taken before the rule.
     name_skeleton = models.CharField(max_length=255, unique=True, null=True, editable=False)
+    # The site's look on every device the player logs in on (a visitor's browser keeps its own).
+    theme = models.CharField(max_length=6, choices=Theme.choices, default=Theme.SYSTEM)
 
     def __str__(self) -> str:
         return self.display_name

@@ -75,7 +75,7 @@ def _account(user) -> dict:
 
 def _profile(user) -> dict | None:
     profile = Profile.objects.filter(user=user).first()
-    return {"display_name": profile.display_name} if profile else None
+    return {"display_name": profile.display_name, "theme": profile.theme} if profile else None
 
 
 def _actions(game: Game) -> list[dict]:

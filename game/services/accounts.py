@@ -1,4 +1,4 @@
-"""Accounts beyond allauth's flows: leaving, and changing the e-mail address.
+"""Accounts beyond allauth's flows: leaving, changing the e-mail address, and the theme.
 
 Leaving deletes an account at once, with every row that refers to it: in one transaction
 the profile, every game with its log and result (so the results leave every board, whose
@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-from game.models import RaceEntry, RaceRoom
+from game.models import Profile, RaceEntry, RaceRoom
 from game.services.boards import board_results_left, boards_of_player
 from game.services.races import MIN_RACERS
 from game.services.rooms import room_bump, room_racing
@@ -114,3 +114,8 @@ def account_email_set(*, user, email: str) -> None:
         user=user, email=email, defaults={"verified": True}
     )
     address.set_as_primary()
+
+
+def account_theme_set(*, user, theme: str) -> None:
+    """The site's look for `user` on every device they log in on (a game.models.Theme value)."""
+    Profile.objects.filter(user=user).update(theme=theme)

@@ -24,6 +24,7 @@ from game.services.accounts import email_change_confirm, email_change_wanted
 from game.services.guests import guest_adopt
 from game.services.sessions import close_other_sessions
 from game.web.forms import DisplayNameForm, EmailForm, save_unless_taken
+from game.web.theme import ThemeForm
 
 
 class LoginView(allauth_views.LoginView):
@@ -129,4 +130,5 @@ def profile(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid() and save_unless_taken(form):
         messages.success(request, _("Your display name is now %(name)s.") % {"name": current})
         return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    theme_form = ThemeForm(initial={"theme": current.theme})
+    return render(request, "accounts/profile.html", {"form": form, "theme_form": theme_form})

@@ -15,6 +15,7 @@ from game.web import (
     players,
     privacy,
     realtime,
+    theme,
 )
 
 # Your data: first, so that no accounts/ pages mounted after them can take these paths.
@@ -57,6 +58,7 @@ urlpatterns = [
     *data_urlpatterns,
     path("", home.home, name="home"),
     path("deal/", home.open_deal, name="open_deal"),
+    path("theme/", theme.set_theme, name="set_theme"),
     path("daily/", play.daily, name="daily"),
     path("daily/calendar/", calendar.month_calendar, name="daily_calendar"),
     path("play/new/", play.new, name="play_new"),

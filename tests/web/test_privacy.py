@@ -72,7 +72,7 @@ def test_the_export_is_one_json_file_of_the_profile_games_logs_results_and_follo
     assert response["Cache-Control"] == "no-store"
     data = json.loads(downloaded(response))
     assert data["account"]["username"] == "ann"
-    assert data["profile"] == {"display_name": "Ann"}
+    assert data["profile"] == {"display_name": "Ann", "theme": "system"}
     games = {game["id"]: game for game in data["games"]}
     assert set(games) == {game_id, open_game.pk}
     finished = games[game_id]
