@@ -49,9 +49,11 @@ def test_a_timer_runs_every_management_command_of_the_game_and_clearsessions():
     assert scheduled_commands() == commands | {"clearsessions"}
 
 
-def test_the_server_unit_limits_websocket_messages_and_trusts_only_loopback():
+def test_the_server_unit_listens_on_loopback_only_with_a_deep_queue_and_small_messages():
     unit = (SYSTEMD / "h2h@.service").read_text()
-    assert "--bind 127.0.0.1 --port %i --proxy-headers" in unit
+    command = unit.replace("\\\n", " ")
+    assert "--endpoint tcp:port=%i:interface=127.0.0.1:backlog=1024 " in command
+    assert re.search(r"daphne .* --proxy-headers ", command)
     assert re.search(r"--websocket-max-message-size (\d+)", unit).group(1) == "4096"
 
 
