@@ -78,13 +78,15 @@ test-scaled:
 
 # The long reliability runs behind docs/reliability.md (about 20 minutes; not part of `make test`).
 # The PostgreSQL ones use a database of their own (h2h_rel) and Redis database 5.
-reliability: $(STAMP)
+reliability: $(STAMP) nginx
 	$(PY) -m bench.crash --trials 100 --players 4
 	$(PY) -m bench.hostile --frames 10000
 	$(PY) -m bench.concurrency sqlite --seconds 60
 	$(PY) -m bench.concurrency daily --players 200
 	$(PY) -m bench.concurrency tabs --seconds 10
 	$(PY) -m bench.soak --clients 300 --seconds 600
+	$(PY) -m bench.reconnect_storm --runs 5 --redis-url redis://127.0.0.1:6379/5 \
+	    --database-url postgres://postgres@127.0.0.1:5432/h2h_rel
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
