@@ -10,6 +10,7 @@ import os
 
 import pytest
 
+from tests.layers import failing_layer  # noqa: F401  (a channel layer that fails on command)
 from tests.site import (  # noqa: F401  (the site's fixtures, for every test folder)
     before_midnight,
     deals_drawn,

@@ -2,7 +2,10 @@
 
 import asyncio
 
+import pytest
 from channels.layers import InMemoryChannelLayer, channel_layers
+
+from tests.site import open_socket
 
 
 class LayerDown(ConnectionError):
@@ -76,3 +79,19 @@ def installed():
     layer = channel_layers.backends["default"] = FailingLayer()
     yield layer
     channel_layers.backends.clear()
+
+
+@pytest.fixture
+def failing_layer():
+    """A FailingLayer installed as the site's channel layer for the test (installed())."""
+    yield from installed()
+
+
+async def opened(cookie: str, code: str):
+    """A play socket past its greeting (asserted: it connected and was shown its game)."""
+    from h2h_site.asgi import application  # imported late: it sets up the whole site
+
+    socket = await open_socket(application, code, cookie)
+    assert socket.connected
+    assert (await socket.receive_json_from())["type"] == "state"
+    return socket

@@ -63,6 +63,15 @@ def sign_up(client, **changes):
     return client.post("/accounts/signup/", data)
 
 
+def speaking(language: str, user=None) -> Client:
+    """A browser speaking `language` (by the language cookie), logged in as `user` if given."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    return client
+
+
 def session_cookie(user, language: str = "en") -> str:
     """The Cookie header of a browser logged in as `user` and speaking `language`."""
     client = Client()

@@ -36,17 +36,8 @@ def quick(settings):
     settings.TAP_RATE = 0
 
 
-@pytest.fixture
-def failing_layer():
-    yield from layers.installed()
-
-
 async def opened(cookie: str, code: str = CODE):
-    """A play socket past its greeting (asserted: it connected and was shown its game)."""
-    socket = await open_socket(h2h_site.asgi.application, code, cookie)
-    assert socket.connected
-    assert (await socket.receive_json_from())["type"] == "state"
-    return socket
+    return await layers.opened(cookie, code)
 
 
 async def ending(socket) -> tuple[str | None, int]:

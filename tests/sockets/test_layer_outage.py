@@ -15,13 +15,12 @@ from django.conf import settings
 from django.test import AsyncClient
 from prometheus_client import REGISTRY
 
-import h2h_site.asgi
 from game.services import layer
 from game.services.publish import publish, publish_on_commit
 from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_LIVE_PAUSED, CLOSE_LOGGED_OUT
 from tests import layers
 from tests.realtime import connect, frame_of, resign
-from tests.site import open_socket, send, session_cookie
+from tests.site import send, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,16 +33,8 @@ def quick(settings):
     settings.TAP_RATE = 0
 
 
-@pytest.fixture
-def failing_layer():
-    yield from layers.installed()
-
-
 async def opened(cookie: str, code: str = CODE):
-    socket = await open_socket(h2h_site.asgi.application, code, cookie)
-    assert socket.connected
-    assert (await socket.receive_json_from())["type"] == "state"
-    return socket
+    return await layers.opened(cookie, code)
 
 
 async def closed_with(socket, timeout: float = 3) -> tuple[str | None, int]:

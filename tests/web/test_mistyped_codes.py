@@ -3,10 +3,9 @@ is typed: a board's address and a deal leaderboard's (400 pages, as the protocol
 home page's and the race page's forms (the form again, at 200: no error in the console)."""
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from game.models import Game, RaceRoom
+from tests.site import speaking
 
 pytestmark = pytest.mark.django_db
 
@@ -23,14 +22,6 @@ PARSER_WORDS = ["the seed must be", "unknown deal", "starts with HH"]
 @pytest.fixture(params=sorted(TOLD))
 def language(request):
     return request.param
-
-
-def speaking(language: str, user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    return client
 
 
 def told(response, language: str) -> str:

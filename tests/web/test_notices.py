@@ -7,10 +7,9 @@ import re
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.test import Client
 
 from game.models import Profile
-from tests.site import PASSWORD, sign_up
+from tests.site import PASSWORD, sign_up, speaking
 
 pytestmark = pytest.mark.django_db
 
@@ -35,14 +34,6 @@ SAID = {
 @pytest.fixture(params=sorted(SAID))
 def language(request):
     return request.param
-
-
-def speaking(language: str, user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    return client
 
 
 def notices(response) -> list[str]:
