@@ -19,7 +19,7 @@ SHORT_SCREENS = {
 @pytest.fixture(scope="module")
 def players(live_server_process):
     """Players whose games and daily deal only this module plays."""
-    names = ["hana", "iman", "jude", "lena"]
+    names = ["vera", "wanda", "xena", "yusuf"]
     create_users(live_server_process, names)
     return names
 
