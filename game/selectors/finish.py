@@ -14,7 +14,7 @@ from game.daily import daily_day_end, daily_today
 from game.engine import CARD_SCORE
 from game.models import Game, Result
 from game.ranking import ranked_behind
-from game.selectors.standing import standing_results
+from game.selectors.standing import day_standing
 from game.selectors.streaks import streaks_of
 
 # Where the winners' time bars end, in minutes; the last bar is "15 minutes or more".
@@ -43,7 +43,7 @@ def daily_ranked_ended(*, player) -> Game | None:
 
 def _day_results(result: Result) -> QuerySet[Result]:
     """The day's ranked results that stand: no comparison counts a voided one."""
-    return standing_results().filter(daily_id=result.daily_id, ranked=True)
+    return day_standing(daily_id=result.daily_id)
 
 
 def daily_percentile(*, result: Result) -> dict:

@@ -10,7 +10,7 @@ from game.daily import daily_today
 from game.models import DailyDeal, Game, Profile, Result
 from game.ranking import RANK_ORDER
 from game.selectors.abandoned import LATE_RESULT_MS, with_abandoned
-from game.selectors.standing import standing_results
+from game.selectors.standing import day_standing, standing_results
 from game.selectors.streaks import Streak, streaks_of
 
 BOARD_SIZE = 100
@@ -50,7 +50,7 @@ def _board(results: QuerySet[Result], players: Players) -> list[Result]:
 
 def daily_board(deal: DailyDeal, players: Players = None) -> list[Result]:
     """The day's ranked attempts, best first; practice games are not on it."""
-    return _board(standing_results().filter(daily=deal, ranked=True), players)
+    return _board(day_standing(daily_id=deal.pk), players)
 
 
 def deal_board(code: str, players: Players = None) -> list[Result]:

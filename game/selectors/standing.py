@@ -16,6 +16,11 @@ def standing_results() -> QuerySet[Result]:
     return Result.objects.filter(voided_at__isnull=True).exclude(daily__in=voided)
 
 
+def day_standing(*, daily_id: int) -> QuerySet[Result]:
+    """A day's board: its ranked results that stand (practice games are not on it)."""
+    return standing_results().filter(daily_id=daily_id, ranked=True)
+
+
 def voided_days(*, until: datetime.date) -> list[datetime.date]:
     """The voided days up to `until`, oldest first: streaks pass over them."""
     days = DailyDeal.objects.filter(voided_at__isnull=False, date__lte=until)

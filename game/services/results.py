@@ -14,7 +14,7 @@ from game.selectors.finish import daily_finish
 from game.selectors.guests import is_guest
 from game.selectors.pages import board_results
 from game.selectors.par import par_of
-from game.selectors.standing import standing_results
+from game.selectors.standing import day_standing
 from game.services.boards import board_result_recorded
 from game.services.pars import par_after_end
 from game.services.rooms import race_result_recorded
@@ -77,7 +77,7 @@ def result_board(*, result: Result) -> tuple[str, QuerySet[Result]]:
     """The leaderboard a result belongs to, as its standing results: its day's for a ranked
     daily, else its code's."""
     if result.ranked:
-        return "daily", standing_results().filter(daily_id=result.daily_id, ranked=True)
+        return "daily", day_standing(daily_id=result.daily_id)
     return "deal", board_results().filter(code=result.code)
 
 
