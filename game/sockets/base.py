@@ -3,6 +3,9 @@ only. `Socket` chooses the language, caps how many sockets are open, decodes and
 each frame, builds every error frame, refuses (accept, one error frame, close) and closes when
 the session logs out. A consumer says only what is its own: its frames, its cap, its bucket.
 
+Beneath it: how messages reach its handlers (game.sockets.dispatch), a frame's text
+(game.sockets.frames) and the counts that cap it (game.sockets.counts).
+
 docs/protocol.md gives the frames, error codes and close codes; a refused frame never closes
 the socket, except a flood (`flooding`, CLOSE_FLOODING).
 """
@@ -10,19 +13,13 @@ the socket, except a flood (`flooding`, CLOSE_FLOODING).
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 import random
 import time
-from collections import defaultdict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from types import SimpleNamespace
 
-import orjson
-from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.layers import get_channel_layer
 from channels.sessions import InstanceSessionWrapper
 from django.utils import translation
 from django.utils.functional import empty
@@ -32,6 +29,9 @@ from game.services import GameError
 from game.services.errors import RealtimeError
 from game.services.groups import player_group
 from game.services.layer import Link, layer_failed, link_of, on_layer
+from game.sockets.counts import SocketCount
+from game.sockets.dispatch import OneLoopConsumer
+from game.sockets.frames import decode_frame, encode_frame
 from game.sockets.login import session_now
 from game.sockets.ratelimit import FrameLimiter, Verdict
 from game.storage.failures import UNAVAILABLE
@@ -51,7 +51,6 @@ CLOSE_LIVE_PAUSED = 4013  # the channel layer is down: live updates paused, try 
 # and the greeting's snapshot shows what the server holds. Never 1011, which says nothing.
 CLOSE_SERVER_ERROR = 4500
 
-MAX_FRAME_BYTES = 1024
 # While the channel layer is down a socket tries to join its groups again after REJOIN_S,
 # doubling to REJOIN_MAX_S (each pause jittered by half): back within a second of the layer.
 REJOIN_S, REJOIN_MAX_S = 0.1, 1.0
@@ -67,65 +66,7 @@ def socket_language(scope: dict) -> str:
     return translation.get_language_from_request(request)
 
 
-def decode_frame(text_data: str | None, *, refusal: type[GameError] = GameError) -> dict:
-    """A text frame's JSON object, or GameError `binary`, `too_large` or `bad_json`; a frame
-    that is not an object is `refusal("bad_frame")`, whose text says what that socket wants."""
-    if text_data is None:
-        raise GameError("binary")
-    # The character count first: a huge frame is refused without encoding it.
-    if len(text_data) > MAX_FRAME_BYTES or len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
-        raise GameError("too_large")
-    try:
-        frame = json.loads(text_data)
-    except (ValueError, RecursionError) as error:  # 1 KiB of "[" nests deeper than the stack
-        raise GameError("bad_json") from error
-    if not isinstance(frame, dict):
-        raise refusal("bad_frame")
-    return frame
-
-
-class SocketCount:
-    """Sockets open on this process per key (a player, an address), at most `cap()` each.
-
-    The count lives in the process, so a crash never leaves stale entries.
-    """
-
-    def __init__(self, cap: Callable[[], int]) -> None:
-        self.cap = cap
-        self.open: dict[Hashable, set[str]] = defaultdict(set)
-
-    def add(self, *, key: Hashable, channel: str) -> bool:
-        """Count one more socket; False (and not counted) if its key is at the cap."""
-        if len(self.open.get(key, ())) >= self.cap():
-            return False
-        self.open[key].add(channel)
-        return True
-
-    @contextlib.contextmanager
-    def held(self, *, key: Hashable, channel: str):
-        """One socket's place in the count for as long as the block runs (its life): yields
-        True, or False (holding nothing) if its key is at the cap."""
-        if not self.add(key=key, channel=channel):
-            yield False
-            return
-        try:
-            yield True
-        finally:
-            self.discard(key=key, channel=channel)
-
-    def discard(self, *, key: Hashable, channel: str) -> None:
-        sockets = self.open.get(key)
-        if sockets is not None:
-            sockets.discard(channel)
-            if not sockets:
-                del self.open[key]
-
-    def total(self) -> int:
-        """Every counted socket on this process (the soak benchmark checks it returns to 0)."""
-        return sum(len(sockets) for sockets in self.open.values())
-
-
-class Socket(AsyncJsonWebsocketConsumer):
+class Socket(OneLoopConsumer):
     """A JSON socket of the site. A subclass gives its `kind`, `frame_limiter` and
     `counted_in`, and handles each admitted frame in `receive_frame`; `connect` accepts or
     refuses."""
@@ -165,6 +106,21 @@ class Socket(AsyncJsonWebsocketConsumer):
         the session's guest, for a visitor who has one)."""
         return user
 
+    async def consume(self, sources: list) -> None:
+        """The socket's life, from its handshake to its end, whichever way it ends."""
+        self.send_frame = _beneath_session(self.base_send)
+        self.language, self.meters = socket_language(self.scope), socket_meters(self.kind)
+        self.admitted = asyncio.Event()
+        if self.channel_layer is not None:
+            self.outages_seen = link_of(self.channel_layer).outages
+        # The socket's life: what websocket_connect takes (its place in its count, its groups,
+        # its consumer's own state) is given back on leaving it, whichever way the socket ends.
+        async with contextlib.AsyncExitStack() as self.life:
+            try:
+                await super().consume(sources)
+            except Exception as error:
+                await self.close_after_failure(error)
+
     async def websocket_connect(self, message: dict) -> None:
         self.life.push_async_callback(self._ended)  # whichever way the socket ends from here
         try:
@@ -191,7 +147,7 @@ class Socket(AsyncJsonWebsocketConsumer):
 
     async def websocket_disconnect(self, message: dict) -> None:
         self.close_code = message.get("code")
-        raise StopConsumer  # the socket's life ends (__call__): everything is given back there
+        raise StopConsumer  # the socket's life ends (consume): everything is given back there
 
     async def _ended(self) -> None:
         """The consumer's own end (`disconnect`), then its groups left."""
@@ -199,29 +155,6 @@ class Socket(AsyncJsonWebsocketConsumer):
             await self.disconnect(self.close_code)
         finally:
             await self.leave_groups()
-
-    async def __call__(self, scope: dict, receive, send) -> None:
-        # Channels' own loop (await_many_dispatch) makes a task and an asyncio.wait for every
-        # message, a tenth of a tap's time at saturation. Here one loop per source reads it
-        # for the socket's whole life; the handlers still run one at a time.
-        self.scope, self.base_send, sources = scope, send, [receive]
-        self.send_frame = _beneath_session(send)
-        self.language, self.meters = socket_language(scope), socket_meters(self.kind)
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        self.admitted = asyncio.Event()
-        if self.channel_layer is not None:
-            self.channel_name = await self.channel_layer.new_channel()
-            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-            self.outages_seen = link_of(self.channel_layer).outages
-            sources.append(self.layer_messages)
-        # The socket's life: what websocket_connect takes (its place in its count, its groups,
-        # its consumer's own state) is given back on leaving it, whichever way the socket ends.
-        async with contextlib.AsyncExitStack() as self.life:
-            try:
-                with contextlib.suppress(StopConsumer):  # the client left (websocket_disconnect)
-                    await _dispatch_each(sources, self.dispatch)
-            except Exception as error:
-                await self.close_after_failure(error)
 
     async def close_after_failure(self, error: Exception) -> None:
         """A handler raised a failure that no error frame names (on connect, or on a message of
@@ -232,18 +165,6 @@ class Socket(AsyncJsonWebsocketConsumer):
             if not self.accepted:
                 await self.accept()
             await self.close_saying(GameError("server_error"), CLOSE_SERVER_ERROR)
-
-    async def dispatch(self, message: dict) -> None:
-        # Channels' own dispatch first runs close_old_connections on its sync thread: a thread
-        # hop for every message. These sockets touch no connection of that thread: their
-        # database work runs on game.storage.dbthread's workers, which keep their own.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is not None:
-            return await handler(message)
-        # A game's group is the play sockets', the spectators' and the race rooms', and each
-        # may add messages of its own (game.*): a socket passes over those it has no use for.
-        if not message["type"].startswith("game."):
-            raise ValueError(f"no handler for message type {message['type']}")
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         # Decoded here, not by the JSON consumer, so malformed JSON gets an error frame
@@ -280,7 +201,7 @@ class Socket(AsyncJsonWebsocketConsumer):
         await self.close(code=CLOSE_SERVER_ERROR)
 
     async def send_json(self, content: dict, close: bool | int = False) -> None:
-        await self.send_frame({"type": "websocket.send", "text": _encode(content)})
+        await self.send_frame({"type": "websocket.send", "text": encode_frame(content)})
         if self.received_at is not None:  # the reply to the frame being handled
             self.meters.reply_seconds.observe(time.perf_counter() - self.received_at)
             self.received_at = None
@@ -315,7 +236,7 @@ class Socket(AsyncJsonWebsocketConsumer):
 
     async def listen(self, group: str) -> None:
         """Join a group; the socket leaves it when it ends. A group the channel layer does not
-        take now is joined once it answers again (layer_messages)."""
+        take now is joined once it answers again (channel_messages)."""
         self.groups.append(group)
         if not await self._join(group):
             self.layer_lost = True
@@ -332,7 +253,7 @@ class Socket(AsyncJsonWebsocketConsumer):
             leave = functools.partial(layer.group_discard, group, channel)
             await on_layer("leave", leave, layer=layer)
 
-    async def layer_messages(self) -> dict:
+    async def channel_messages(self) -> dict:
         """The socket's next message from the channel layer, read once the socket is admitted.
         When the layer fails: {"type": "layer.down"}, then, once it answers again and has taken
         back every group of the socket, {"type": "layer.back"}. An outage this process met
@@ -413,27 +334,6 @@ class Socket(AsyncJsonWebsocketConsumer):
         return getattr(self, "renamed_session", opened_in)
 
 
-async def _dispatch_each(sources: list, dispatch) -> None:
-    """Every message of every source to `dispatch`, one at a time in the order they arrive,
-    until a handler raises (StopConsumer when the client has left). A source that fails ends
-    the socket: the channel layer's (Socket.layer_messages) answers its failures instead."""
-    turn = asyncio.Lock()
-
-    async def read(source) -> None:
-        while True:
-            message = await source()
-            async with turn:
-                await dispatch(message)
-
-    readers = [asyncio.ensure_future(read(source)) for source in sources]
-    try:
-        await asyncio.gather(*readers)
-    finally:
-        for reader in readers:
-            reader.cancel()
-        await asyncio.gather(*readers, return_exceptions=True)
-
-
 def _rejoin_pause(attempt: int) -> float:
     return min(REJOIN_MAX_S, REJOIN_S * 2 ** min(attempt, 10)) * random.uniform(0.5, 1.0)
 
@@ -449,29 +349,3 @@ def _unwrapped(user):
     """The user behind Channels' lazy object: each attribute read through it costs a call."""
     wrapped = getattr(user, "_wrapped", empty)
     return user if wrapped is empty else wrapped
-
-
-_CARDS = {
-    (rank, free): orjson.dumps({"rank": rank, "free": free}).decode()
-    for rank in range(1, 14)
-    for free in (True, False)
-}
-
-
-def _dumps(content: dict) -> str:
-    """Compact JSON (an eighth smaller than json's default), by orjson: a fifth of the time."""
-    return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-def _encode(content: dict) -> str:
-    """A frame as compact JSON; a view's heart (25 small objects, most of a state frame's bytes
-    and encoding time) is joined from pieces encoded once."""
-    view = content.get("view")
-    try:
-        cards = ",".join(
-            "null" if c is None else _CARDS[c["rank"], c["free"]] for c in view["heart"]
-        )
-    except (KeyError, TypeError):
-        return _dumps(content)
-    text = _dumps({**content, "view": {**view, "heart": None}})
-    return text.replace('"heart":null', f'"heart":[{cards}]', 1)  # the first: the view's own

@@ -18,7 +18,8 @@ from game.metrics import play_event
 from game.selectors.guests import guest_player
 from game.services import GameError
 from game.services.presence import play_opened, socket_closed
-from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Socket, SocketCount
+from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Socket
+from game.sockets.counts import SocketCount
 from game.sockets.ratelimit import FrameLimiter
 from game.storage.db import db
 

@@ -18,7 +18,8 @@ from django.conf import settings
 
 from game.services import GameError
 from game.services.errors import RealtimeError
-from game.sockets.base import Socket, SocketCount
+from game.sockets.base import Socket
+from game.sockets.counts import SocketCount
 from game.sockets.ratelimit import FrameLimiter
 
 BURST, RATE = 20, 5
