@@ -7,9 +7,9 @@ from django.utils import timezone
 
 from game import engine
 from game.models import Game, RaceEntry, RaceRoom
+from game.selectors.log import game_replay
 from game.selectors.watching import racing_game_ids
 from game.services import races
-from game.services.log import game_replay
 from game.services.races import MAX_RACERS, MIN_RACERS, Status
 
 # The table's order, sent to the pages with the room so that they re-sort live progress the

@@ -1,4 +1,5 @@
-"""A game's action log: the only truth about its board, replayed through the engine."""
+"""Deal codes, as typed and as drawn fresh, and a game's action log as it is written: the only
+truth about its board, read back by game.selectors.log."""
 
 from datetime import datetime
 
@@ -32,14 +33,6 @@ def code_fresh() -> str:
         if not engine.new_game(code, key=settings.DEAL_KEY).deadlocked:
             break
     return code
-
-
-def game_replay(*, game: Game) -> engine.State:
-    """The game's state now: its stored log replayed under this deployment's deal key."""
-    actions = []
-    if game.action_count:  # a fresh game needs no query
-        actions = list(game.actions.order_by("index").values_list("action", flat=True))
-    return engine.replay(game.code, actions, key=settings.DEAL_KEY)
 
 
 def game_log_append(*, game: Game, actions: list, seq: int | None) -> datetime:

@@ -24,10 +24,10 @@ from django.utils import timezone
 
 from game import engine
 from game.models import Game, Result
+from game.selectors.log import game_replay
 from game.services.attempts import attempt_mark
 from game.services.errors import GameError
 from game.services.games import game_day, game_day_over, game_snapshot, view_unseen
-from game.services.log import game_replay
 from game.services.results import result_create, result_described
 from game.storage.appends import Append, appends_write
 

@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
 from game.models import Game, Result
-from game.services.log import game_replay
+from game.selectors.log import game_replay
 from game.services.results import duration_ms, result_flag
 
 
