@@ -1,5 +1,5 @@
-"""The realtime pages: race rooms (lobby to result table), spectating and replays, and the live
-hooks on the leaderboards and player pages."""
+"""The race pages: a room opened, found by its code however it is typed, its table from lobby to
+result, and a racer's page that links no race game while the race runs."""
 
 import json
 import re
@@ -8,10 +8,9 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from game import engine, services
+from game import services
 from game.models import Game, RaceRoom
 from game.services import races
-from tests.site import reveals_stock
 
 pytestmark = pytest.mark.django_db
 
@@ -85,62 +84,6 @@ def test_a_finished_races_table_stays_at_its_link(player, rival):
     assert snapshot["status"] == "finished"
     assert [e["state"] for e in snapshot["entries"]] == ["resigned", "resigned"]
     assert page.count("/replay/") >= 2
-
-
-@pytest.fixture
-def played(player):
-    """A game of the player's with a few moves: open, not yet finished."""
-    game = services.game_open(player=player, code=CODE)
-    for seq in range(1, 4):
-        services.game_tap(player=player, game_id=game.pk, seq=seq, target="stock")
-    return game
-
-
-def test_the_watch_page_shows_the_players_view_and_nothing_more(played, rival):
-    page = logged_in(rival).get(f"/watch/{played.pk}/").content.decode()
-    snapshot = json_script(page, "watch-snapshot")
-    stored = engine.replay(CODE, ["stock"] * 3, key=settings.DEAL_KEY)
-    assert snapshot["view"] == engine.public_view(stored)
-    assert snapshot["player"] == "Ann" and "last_seq" not in snapshot["game"]
-    assert f'data-ws-path="/ws/watch/{played.pk}/"' in page
-    assert not reveals_stock(page, CODE)
-
-
-def test_the_replay_page_starts_at_the_deal_and_links_its_steps(played, player):
-    services.game_resign(player=player, game_id=played.pk)
-    page = Client().get(f"/replay/{played.pk}/").content.decode()
-    steps = json_script(page, "replay-steps")
-    assert steps["total"] == 4 and steps["steps"][0]["view"]["stock"] == 26
-    assert f'data-steps-url="/replay/{played.pk}/steps/"' in page
-
-
-def test_an_open_game_is_watched_not_replayed(played):
-    response = Client().get(f"/replay/{played.pk}/")
-    assert response.status_code == 409 and "watch it live" in response.content.decode()
-    assert Client().get(f"/replay/{played.pk}/steps/").status_code == 409
-    assert Client().get("/watch/999999/").status_code == 404
-
-
-def test_boards_and_player_pages_link_replays_and_live_games(played, player, rival):
-    finished = services.game_open(player=rival, code=CODE)
-    services.game_resign(player=rival, game_id=finished.pk)
-    board = Client().get(f"/leaderboard/deal/{CODE}/").content.decode()
-    assert f'href="/replay/{finished.pk}/"' in board and 'data-live-ws="/ws/live/deal/' in board
-    assert f'<tr data-id="{finished.result.pk}"' in board
-    page = Client().get("/players/Ann/").content.decode()
-    assert f'href="/watch/{played.pk}/"' in page
-    assert f'href="/replay/{finished.pk}/"' in Client().get("/players/Bea/").content.decode()
-
-
-def test_the_home_page_and_todays_board_carry_the_live_hooks(client):
-    home = client.get("/").content.decode()
-    assert 'data-live-ws="/ws/live/home/"' in home and "data-playing" in home
-    assert "playing now" in home and "/race/" in home
-    daily = client.get("/leaderboard/daily/").content.decode()
-    assert "data-daily-list" in daily and 'data-live-ws="/ws/live/daily/' in daily
-    assert (
-        'data-live-ws="/ws/live/all-time/"' in client.get("/leaderboard/all-time/").content.decode()
-    )
 
 
 def test_a_racers_page_links_no_race_game_while_the_race_runs(player, rival):
