@@ -11,7 +11,8 @@ from urllib.parse import parse_qs
 from game import engine
 from game.daily import daily_today
 from game.selectors.follows import following_board_players
-from game.services import GameError, boards, presence
+from game.selectors.presence import presence_snapshot
+from game.services import GameError, boards
 from game.services.errors import RealtimeError
 from game.services.groups import PRESENCE, board_group
 from game.sockets.base import CLOSE_LOGIN_REQUIRED, CLOSE_NOT_FOUND
@@ -61,7 +62,7 @@ class BoardConsumer(RealtimeConsumer):
         if self.board:
             await self.send_board()
         if self.shows_presence:
-            await self.send_presence(await db(presence.presence_snapshot)())
+            await self.send_presence(await db(presence_snapshot)())
 
     async def send_board(self, frame: dict | None = None, *, at_least=None, fresh=None) -> None:
         """The board's snapshot; `fresh` names the player whose new result it shows."""

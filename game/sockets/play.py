@@ -15,9 +15,9 @@ from django.utils.translation import gettext_lazy
 
 from game import engine, services
 from game.metrics import play_event
+from game.runtime.presence import play_opened, socket_closed
 from game.selectors.guests import guest_player
 from game.services import GameError
-from game.services.presence import play_opened, socket_closed
 from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Socket
 from game.sockets.counts import SocketCount
 from game.sockets.ratelimit import FrameLimiter
@@ -74,10 +74,11 @@ class PlayConsumer(Socket):
         await self.listen(self.group)
         await self.accept()
         await self.send_json({"type": "state", **self.live.snapshot()})
-        await play_opened(self)  # "N playing now", and how many watch
+        # "N playing now", and how many watch
+        await play_opened(channel=self.channel_name, user_id=self.user.pk, game_id=self.game_id)
 
     async def disconnect(self, code: int) -> None:
-        await socket_closed(self)
+        await socket_closed(channel=self.channel_name)
         if hasattr(self, "live"):
             services.live_close(self.live, channel=self.channel_name)
 

@@ -6,8 +6,9 @@ import datetime
 
 from django.utils import timezone
 
+from game.runtime import presence
 from game.selectors.races import race_snapshot, view_progress
-from game.services import game_group, presence, races
+from game.services import game_group, races
 from game.services.errors import RealtimeError
 from game.services.groups import race_group
 from game.sockets.base import CLOSE_NOT_FOUND

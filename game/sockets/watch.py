@@ -1,7 +1,8 @@
 """Spectating: /ws/watch/<game id>/, read-only, the player's public view as it changes."""
 
+from game.runtime import presence
 from game.selectors.watching import game_to_watch, spectator_game, spectator_snapshot
-from game.services import game_group, presence
+from game.services import game_group
 from game.services.errors import RealtimeError
 from game.services.groups import spectator_group
 from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND
@@ -33,10 +34,12 @@ class WatchConsumer(RealtimeConsumer):
         await self.listen(game_group(game_id=game_id))
         await self.accept()
         await self.send_snapshot()
-        await presence.watch_opened(self, game_id=game_id)
+        await presence.watch_opened(
+            channel=self.channel_name, user_id=self.user.pk, game_id=game_id
+        )
 
     async def disconnect(self, code: int) -> None:
-        await presence.socket_closed(self)
+        await presence.socket_closed(channel=self.channel_name)
 
     async def send_snapshot(self, frame: dict | None = None) -> None:
         snapshot = await db(spectator_snapshot)(game_id=self.game.pk)
