@@ -8,30 +8,30 @@ and no thread hop, and a move is one conditional write in the next group commit
 reloaded from its log and the frame checked and applied again, so two tabs on two
 processes still leave one valid log.
 
-The sockets' way through the one play path (play.py): the checks, the decision and the
-writes are play.py's; this module keeps the game in memory and reaches the database from the
+A LiveGame is the sockets' way (play.Way) through the one play sequence (play.played): the
+sequence is play.py's; a LiveGame keeps the game in memory and reaches the database from the
 event loop.
 """
 
 import asyncio
+from collections.abc import Coroutine
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
+from typing import Any
 
 from channels.layers import get_channel_layer
 
-from game import daily
 from game.models import Game
 from game.services import play
 from game.services.audience import Audience, others_listen
 from game.services.errors import GameError
-from game.services.games import game_day_closed, game_resume
+from game.services.games import game_resume
 from game.services.groups import game_group
 from game.services.layer import on_layer
 from game.services.play import PROCESS, Reply, StoredGame, Write
 from game.services.rooms import race_lobby_check
 from game.storage.dbthread import append, on_db_thread
 from game.storage.failures import UNAVAILABLE
-
-ATTEMPTS = 20  # each failed attempt means another writer stored a move first
 
 
 @dataclass(eq=False)
@@ -43,13 +43,62 @@ class LiveGame(StoredGame):
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     audience: Audience = field(default_factory=Audience)  # who else hears its publications
 
+    def turn(self) -> AbstractAsyncContextManager["LiveGame"]:
+        """The game under its lock, read from its log again first if another writer may have
+        moved it."""
+        return _Turn(self)
 
+    async def close_day(self, game: StoredGame) -> None:
+        self.adopt(await _close_day(game))
+
+    async def store(self, game: StoredGame, write: Write, seq: int | None) -> dict | None:
+        """A plain move goes in the next group commit; a start or a last move (with its result)
+        is a transaction of its own on a database thread."""
+        if write.start or write.status:
+            return await _store(game, write, seq)
+        return {} if await append(play.append_of(game, write, seq)) else None
+
+    def lost(self) -> None:
+        self.stale = True
+
+    async def run(self, sequence: Coroutine[Any, Any, Reply]) -> Reply:
+        """The sequence's reply; GameError("storage_unavailable") if the database cannot take
+        the action now. Whether a failed write was stored is then the log's to say, so the
+        game is read from it again before its next action."""
+        try:
+            return await sequence
+        except UNAVAILABLE as error:
+            self.stale = True
+            raise GameError("storage_unavailable") from error
+
+
+class _Turn:
+    """LiveGame.turn, as a plain class: it is entered on every tap."""
+
+    def __init__(self, live: LiveGame) -> None:
+        self.live = live
+
+    async def __aenter__(self) -> LiveGame:
+        await self.live.lock.acquire()
+        try:
+            await _fresh(self.live)
+        except BaseException:
+            self.live.lock.release()
+            raise
+        return self.live
+
+    async def __aexit__(self, *exception) -> None:
+        self.live.lock.release()
+
+
+_store = on_db_thread(play.store)
+_close_day = on_db_thread(play.day_closed)
 _games: dict[int, LiveGame] = {}
 
 
 async def live_open(*, player, code: str, channel: str) -> LiveGame:
     """The player's latest game of `code` (game_resume), shared by this process's sockets;
-    RealtimeError("race_lobby") while they wait in a race of it (rooms.race_lobby_check)."""
+    RaceError("race_lobby") while they wait in a race of it (rooms.race_lobby_check)."""
     loaded = await _load(player=player, code=code)
     live = _games.setdefault(loaded.id, loaded)
     live.sockets.add(channel)
@@ -83,27 +132,27 @@ def live_heard(live: LiveGame, message: dict) -> bool:
 
 async def live_start(live: LiveGame, *, player, seq: int) -> Reply:
     """Start a ranked daily game's clock now and show its deal; a started game's state again."""
-    return await _played(live, player, seq, play.Start())
+    return await play.played(live, player, seq, play.Start())
 
 
 async def live_tap(live: LiveGame, *, player, seq: int, target, selected=None) -> Reply:
     """Tap a target; a pair is stored as two actions (the selected target, then `target`)."""
-    return await _played(live, player, seq, play.Tap(play.parsed_target(target), selected))
+    return await play.played(live, player, seq, play.Tap(play.parsed_target(target), selected))
 
 
 async def live_undo(live: LiveGame, *, player, seq: int) -> Reply:
     """Take back the last move; GameError("cannot_undo") if there is none."""
-    return await _played(live, player, seq, play.Undo())
+    return await play.played(live, player, seq, play.Undo())
 
 
 async def live_resign(live: LiveGame, *, player, seq: int) -> Reply:
     """End the game as resigned; its result is what the log shows now."""
-    return await _played(live, player, seq, play.Resign())
+    return await play.played(live, player, seq, play.Resign())
 
 
 async def live_set_help(live: LiveGame, *, player, seq: int, on, selected=None) -> Reply:
     """Turn placement help on or off; stored only when it changes the game's state."""
-    return await _played(live, player, seq, play.SetHelp(play.help_setting(on), selected))
+    return await play.played(live, player, seq, play.SetHelp(play.help_setting(on), selected))
 
 
 async def live_publish(live: LiveGame, reply: Reply, *, origin: str) -> None:
@@ -144,51 +193,6 @@ def live_audience_changed(live: LiveGame) -> None:
     live.audience.forget()
 
 
-async def _played(live: LiveGame, player, seq: int, action) -> Reply:
-    """`action` on the up-to-date game; GameError("storage_unavailable") if the database
-    cannot take it now. Whether a failed write was stored is then the log's to say, so the
-    game is reloaded from it before its next action."""
-    try:
-        return await _decided(live, player, seq, action)
-    except UNAVAILABLE as error:
-        live.stale = True
-        raise GameError("storage_unavailable") from error
-
-
-async def _decided(live: LiveGame, player, seq: int, action) -> Reply:
-    """`action` on the up-to-date game under its lock, decided again after each lost race."""
-    for _ in range(ATTEMPTS):
-        async with live.lock:
-            await _fresh(live)
-            await _end_day(live)
-            play.check(live, player, seq, action)
-            decided = play.decide(live, action)
-            if isinstance(decided, Reply):
-                return decided
-            changes = await _stored(live, decided, seq)
-            if changes is not None:
-                return play.applied(live, decided, seq, changes)
-            live.stale = True  # another writer stored first: reload and decide again
-    raise RuntimeError(f"game {live.id}: gave up after {ATTEMPTS} lost races")
-
-
-async def _stored(live: LiveGame, write: Write, seq: int) -> dict | None:
-    """A plain move goes in the next group commit; a start or a last move (with its result)
-    is a transaction of its own on a database thread."""
-    if write.start or write.status:
-        return await _store(live, write, seq)
-    return {} if await append(play.append_of(live, write, seq)) else None
-
-
-_store = on_db_thread(play.store)
-
-
-async def _end_day(live: LiveGame) -> None:
-    """A ranked game still open at its day's end is ended now (games.game_day_closed)."""
-    if live.day is not None and live.status == Game.Status.OPEN and daily.daily_today() > live.day:
-        live.adopt(await _close_day(live.id))
-
-
 async def _fresh(live: LiveGame) -> None:
     if live.stale:
         live.stale = False
@@ -218,9 +222,3 @@ def _load(*, player=None, code: str | None = None, game_id: int | None = None) -
         return LiveGame.of(game_resume(player=player, code=code))
     game = Game.objects.select_related("daily").get(pk=game_id)
     return LiveGame.of(game, standing=False)
-
-
-@on_db_thread
-def _close_day(game_id: int) -> LiveGame:
-    game = Game.objects.select_related("daily").get(pk=game_id)
-    return LiveGame.of(game_day_closed(game=game))

@@ -1,46 +1,50 @@
-"""The pages' and races' way through the one play path (play.py), in the caller's thread.
+"""The pages' and races' way through the one play sequence (play.played), in the caller's thread.
 
-Each action is one transaction: lock the game's row, read it and replay its log, then
-play.py's checks, decision and write; the game's listeners hear of it after commit. The lock
-serialises the writers of this connection's kind; a socket's write made meanwhile on a stale
-log matches no row (play.py). A ranked game its day's end caught open is ended first, in a
-transaction of its own, so that the refusal (day_over) keeps the ending.
+Each action is one transaction: lock the game's row, read it and replay its log, then the
+sequence's steps; the game's listeners hear of it after commit. The lock serialises the
+writers of this connection's kind; a socket's write made meanwhile on a stale log matches no
+row (play.py).
 """
+
+from collections.abc import AsyncIterator, Coroutine
+from contextlib import asynccontextmanager
+from typing import Any
 
 from django.db import transaction
 
 from game.models import Game
 from game.services import play
 from game.services.errors import GameError
-from game.services.games import game_day_closed
 from game.services.log import code_fresh
-from game.services.play import Reply, StoredGame
+from game.services.play import Reply, StoredGame, Write
 from game.services.publish import game_publish
 
 
 def game_start(*, player, game_id: int, seq: int, origin: str = "") -> Reply:
     """Start a ranked daily game's clock now and show its deal; a started game's state again."""
-    return _played(player, game_id, seq, play.Start(), origin)
+    return play.played(LockedGame(game_id, origin), player, seq, play.Start())
 
 
 def game_tap(*, player, game_id: int, seq: int, target, selected=None, origin: str = "") -> Reply:
     """Tap a target; a pair is stored as two actions (the selected target, then `target`)."""
-    return _played(player, game_id, seq, play.Tap(play.parsed_target(target), selected), origin)
+    action = play.Tap(play.parsed_target(target), selected)
+    return play.played(LockedGame(game_id, origin), player, seq, action)
 
 
 def game_undo(*, player, game_id: int, seq: int, origin: str = "") -> Reply:
     """Take back the last move; GameError("cannot_undo") if there is none."""
-    return _played(player, game_id, seq, play.Undo(), origin)
+    return play.played(LockedGame(game_id, origin), player, seq, play.Undo())
 
 
 def game_resign(*, player, game_id: int, seq: int | None = None, origin: str = "") -> Reply:
     """End the game as resigned; its result is what the log shows now."""
-    return _played(player, game_id, seq, play.Resign(), origin)
+    return play.played(LockedGame(game_id, origin), player, seq, play.Resign())
 
 
 def game_set_help(*, player, game_id: int, seq: int, on, selected=None, origin: str = "") -> Reply:
     """Turn placement help on or off; stored only when it changes the game's state."""
-    return _played(player, game_id, seq, play.SetHelp(play.help_setting(on), selected), origin)
+    action = play.SetHelp(play.help_setting(on), selected)
+    return play.played(LockedGame(game_id, origin), player, seq, action)
 
 
 def game_new(*, player, ending_game_id: int | None = None) -> str:
@@ -54,27 +58,51 @@ def game_new(*, player, ending_game_id: int | None = None) -> str:
     return code_fresh()
 
 
-def _played(player, game_id: int, seq: int | None, action, origin: str) -> Reply:
-    """`action` on the game as stored, under its row lock; published once it commits."""
-    _end_day(game_id)
-    with transaction.atomic():
-        game = _locked(game_id)
-        play.check(game, player, seq, action)
-        decided = play.decide(game, action)
-        if isinstance(decided, Reply):
-            return decided
-        changes = play.store(game, decided, seq)  # the lock keeps the log as read: stored
-        reply = play.applied(game, decided, seq, changes)
-        snapshot = {"view": reply.news["view"], "game": reply.news["game"]}
-        game_publish(game_id=game.id, event=reply.event, snapshot=snapshot, origin=origin)
+class LockedGame:
+    """A game reached through its row, locked in the caller's transaction (play.Way)."""
+
+    def __init__(self, game_id: int, origin: str = "") -> None:
+        self.id, self.origin = game_id, origin  # origin: see publish.game_publish
+
+    @asynccontextmanager
+    async def turn(self) -> AsyncIterator[StoredGame]:
+        """The game's row locked and read. A refusal stores nothing, so the transaction keeps
+        what came before it: the ending of a game its day's end caught open (day_over)."""
+        refused = None
+        with transaction.atomic():
+            try:
+                yield _locked(self.id)
+            except GameError as error:
+                refused = error
+        if refused is not None:
+            raise refused
+
+    async def close_day(self, game: StoredGame) -> None:
+        game.adopt(play.day_closed(game))
+
+    async def store(self, game: StoredGame, write: Write, seq: int | None) -> dict | None:
+        return play.store(game, write, seq)  # the lock keeps the log as read: stored
+
+    def lost(self) -> None:
+        """Never: the lock keeps other writers out until the transaction ends."""
+
+    def run(self, sequence: Coroutine[Any, Any, Reply]) -> Reply:
+        """The sequence run to its end at once (none of this way's steps waits), then
+        published to the game's listeners once the caller's transaction commits."""
+        reply = _completed(sequence)
+        if reply.news is not None:
+            snapshot = {"view": reply.news["view"], "game": reply.news["game"]}
+            game_publish(game_id=self.id, event=reply.event, snapshot=snapshot, origin=self.origin)
         return reply
 
 
-def _end_day(game_id: int) -> None:
-    """A ranked game still open at its day's end is ended now (games.game_day_closed)."""
-    game = Game.objects.filter(pk=game_id, ranked=True, status=Game.Status.OPEN).first()
-    if game is not None:
-        game_day_closed(game=game)
+def _completed(sequence: Coroutine[Any, Any, Reply]) -> Reply:
+    try:
+        sequence.send(None)
+    except StopIteration as done:
+        return done.value
+    sequence.close()
+    raise RuntimeError("a page's play step waited for an event loop")
 
 
 def _locked(game_id: int) -> StoredGame:

@@ -1,33 +1,43 @@
-"""The one play path: start, tap, undo, resign and help, each checked, decided and stored alike.
+"""The one play sequence: start, tap, undo, resign and help, each checked, decided and stored alike.
 
-Every caller takes the same steps on a `StoredGame` (the game as its stored log and row say):
-`check` (whose game, a new seq, its day not over, open, started: in that order), then `decide`,
-the one decision (the engine's answer, and what it stores: nothing, or a `Write`), then the
-write, a conditional append (`append_of`) with the result or the start in the same transaction
-(`store`), then `applied` (the game now, the reply, and the news for its other listeners). A
-write made on a stale log matches no row and stores nothing.
+`played` runs an action on a game through the same steps, whichever way the game reaches the
+database (a `Way`): the end of its day first (a ranked game still open at its day's end is
+ended now, games.game_day_closed), then `check` (whose game, a new seq, its day not over, open,
+started: in that order), then `decide`, the one decision (the engine's answer, and what it
+stores: nothing, or a `Write`), then the write, a conditional append (`append_of`) with the
+result or the start in the same transaction (`store`), then `applied` (the game now, the reply,
+and the news for its other listeners). A write made on a stale log matches no row and stores
+nothing: the game is read again and the action decided again.
 
-The sockets take these steps on the game kept in memory (live.py); pages and races on the row
-read under its lock, in the caller's transaction (moves.py). Only the way to the database
-differs: a socket's plain move goes in the next group commit on a database thread.
+The sockets' way keeps the game in memory (live.LiveGame): its plain moves go in the next group
+commit on a database thread. The pages' and races' way locks the game's row in the caller's
+transaction (moves.LockedGame).
 """
 
 import uuid
+from collections.abc import Coroutine
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from game import engine
+from game import daily, engine
 from game.models import Game, Result
 from game.selectors.log import game_replay
 from game.services.attempts import attempt_mark
 from game.services.errors import GameError
-from game.services.games import game_day, game_day_over, game_snapshot, view_unseen
+from game.services.games import (
+    game_day,
+    game_day_closed,
+    game_day_over,
+    game_snapshot,
+    view_unseen,
+)
 from game.services.results import result_create, result_described
 from game.storage.appends import Append, appends_write
 
@@ -140,6 +150,67 @@ class StoredGame:
     def adopt(self, other: "StoredGame") -> None:
         self.info, self.state, self.count = other.info, other.state, other.count
         self.day_over = other.day_over
+
+
+ATTEMPTS = 20  # each lost attempt means another writer stored a move first
+Ran = TypeVar("Ran", covariant=True)  # what a way's `run` gives: a Reply, or one to await
+
+
+class Way(Protocol[Ran]):
+    """How `played` reaches a game's rows. Its steps are coroutines either way: the sockets'
+    (live.LiveGame) wait on database threads, the pages' (moves.LockedGame) never wait, so
+    that the one sequence serves both."""
+
+    def turn(self) -> AbstractAsyncContextManager[StoredGame]:
+        """The game as stored now, held until the turn ends: no other action of this way
+        on it runs meanwhile."""
+
+    async def close_day(self, game: StoredGame) -> None:
+        """End `game` now, as its day's end does (games.game_day_closed)."""
+
+    async def store(self, game: StoredGame, write: Write, seq: int | None) -> dict | None:
+        """`write` stored: the info it changed, or None if another writer moved the game first."""
+
+    def lost(self) -> None:
+        """Another writer moved the game first: read it again on the next turn."""
+
+    def run(self, sequence: Coroutine[Any, Any, Reply]) -> Ran:
+        """The sequence, run as this way runs it: awaited by a socket, run to its end by a page."""
+
+
+def played(game: Way[Ran], player, seq: int | None, action) -> Ran:
+    """`action` on `game`, through the one sequence, the way `game` reaches the database."""
+    return game.run(_sequence(game, player, seq, action))
+
+
+async def _sequence(game: Way, player, seq: int | None, action) -> Reply:
+    """The steps, in their order, on the game as stored; taken again after each lost race."""
+    for _ in range(ATTEMPTS):
+        async with game.turn() as now:
+            if day_ended(now):
+                await game.close_day(now)
+            check(now, player, seq, action)
+            decided = decide(now, action)
+            if isinstance(decided, Reply):
+                return decided
+            changes = await game.store(now, decided, seq)
+            if changes is not None:
+                return applied(now, decided, seq, changes)
+            game.lost()
+    raise RuntimeError(f"gave up after {ATTEMPTS} lost races")
+
+
+def day_ended(game: StoredGame) -> bool:
+    """A ranked game still open after its day ended: its day's end is still to be made."""
+    if game.day is None or game.status != Game.Status.OPEN:
+        return False
+    return daily.daily_today() > game.day
+
+
+def day_closed(game: StoredGame) -> StoredGame:
+    """`game` once its day's end has ended it (games.game_day_closed)."""
+    row = Game.objects.select_related("daily").get(pk=game.id)
+    return StoredGame.of(game_day_closed(game=row))
 
 
 def parsed_target(target) -> Target:
