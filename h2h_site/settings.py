@@ -261,7 +261,7 @@ TAP_RATE = float(os.environ.get("H2H_TAP_RATE", "10"))
 TAP_BURST = int(os.environ.get("H2H_TAP_BURST", "20"))
 SOCKETS_PER_PLAYER = int(os.environ.get("H2H_SOCKETS_PER_PLAYER", "5"))
 # The live board, watch and race sockets one process holds open per logged-in user and per
-# client address for anonymous ones (game/sockets/realtime.py).
+# client address for anonymous ones (game/sockets/public.py).
 REALTIME_SOCKETS_PER_USER = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_USER", "20"))
 REALTIME_SOCKETS_PER_ADDRESS = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_ADDRESS", "20"))
 

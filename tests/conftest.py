@@ -81,12 +81,12 @@ def _par_searches_end_with_their_test(request):
 
 
 @pytest.fixture(autouse=True)
-def _forget_realtime_sockets(request):
-    """The realtime sockets' caps count per process: a test that ends without disconnecting
+def _forget_public_sockets(request):
+    """The public sockets' caps count per process: a test that ends without disconnecting
     a socket must not leave the next ones with a smaller share."""
     yield
     if request.node.get_closest_marker("django_db") is not None:
-        from game.sockets import realtime
+        from game.sockets import public
 
-        realtime.per_user.open.clear()
-        realtime.per_address.open.clear()
+        public.per_user.open.clear()
+        public.per_address.open.clear()

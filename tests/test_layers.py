@@ -16,6 +16,7 @@ GAME = Path(__file__).resolve().parent.parent / "game"
 LAYERS = {
     "game.engine": (0, "engine"),
     "game.models": (1, "models"),
+    "game.domain": (1, "models"),  # beside the models: what writes and reads both speak
     "game.daily": (1, "models"),
     "game.display_names": (1, "models"),
     "game.fairplay": (1, "models"),

@@ -10,8 +10,8 @@ from datetime import datetime
 from django.conf import settings
 
 from game import engine
+from game.domain.errors import WatchError
 from game.models import Game
-from game.services.errors import RealtimeError
 
 CHUNK = 100  # steps a request returns
 
@@ -24,7 +24,7 @@ def replay_steps(*, game: Game, start: int = 0, count: int = CHUNK) -> dict:
     chunk's own rows with their times, however long the log.
     """
     if game.status == Game.Status.OPEN:
-        raise RealtimeError("not_finished")
+        raise WatchError("not_finished")
     total = game.action_count + 1
     if start >= total:
         return {"total": total, "start": start, "steps": []}

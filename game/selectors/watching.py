@@ -12,10 +12,10 @@ from django.core.cache import caches
 from django.utils import timezone
 
 from game.daily import daily_today
+from game.domain.errors import WatchError
 from game.models import Game, Profile, RaceRoom, Result
 from game.services import game_snapshot
 from game.services.boards import board_version
-from game.services.errors import RealtimeError
 from game.services.rooms import entries_waiting
 
 # What of the game object a spectator needs: the player's seq and settings stay private.
@@ -35,13 +35,13 @@ SPECTATOR_KEYS = (
 
 
 def game_to_watch(*, viewer, game_id: int) -> Game:
-    """The game if `viewer` may watch or replay it; else RealtimeError saying why not."""
+    """The game if `viewer` may watch or replay it; else WatchError saying why not."""
     game = Game.objects.select_related("daily").filter(pk=game_id).first()
     if game is None:
-        raise RealtimeError("no_such_game")
+        raise WatchError("no_such_game")
     refusal = watch_refusal(viewer=viewer, game=game)
     if refusal:
-        raise RealtimeError(refusal)
+        raise WatchError(refusal)
     return game
 
 

@@ -3,7 +3,6 @@
 Consumers and views call only these; nothing else writes a Game, Action or Result row.
 """
 
-from game.services.errors import GameError
 from game.services.games import (
     game_daily_open,
     game_open,
@@ -39,7 +38,6 @@ from game.services.play import Reply
 from game.services.results import result_rank
 
 __all__ = [
-    "GameError",
     "LiveGame",
     "Reply",
     "game_daily_open",

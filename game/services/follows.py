@@ -6,8 +6,8 @@ Both are idempotent, so a button pressed twice, or in two tabs, leaves one row o
 from django.db import transaction
 from django.utils import timezone
 
+from game.domain.errors import GameError
 from game.models import Follow
-from game.services.errors import GameError
 
 
 def follow_create(*, follower, followed) -> Follow:

@@ -8,12 +8,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from game import daily, engine
+from game.domain.deal_codes import code_parse
+from game.domain.errors import GameError
 from game.models import DailyDeal, Game
 from game.selectors.guests import is_guest
 from game.selectors.log import game_replay
 from game.services.attempts import attempt_made
-from game.services.errors import GameError
-from game.services.log import code_parse
 from game.services.publish import game_publish
 from game.services.results import result_create, result_summary
 from game.services.spectators import spectator_opened_deal

@@ -21,10 +21,10 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
+from game.domain.errors import GameError
 from game.models import Game
 from game.services import play
 from game.services.audience import Audience, others_listen
-from game.services.errors import GameError
 from game.services.games import game_resume
 from game.services.groups import game_group
 from game.services.layer import on_layer

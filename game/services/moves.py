@@ -12,10 +12,10 @@ from typing import Any
 
 from django.db import transaction
 
+from game.domain.deal_codes import code_fresh
+from game.domain.errors import GameError
 from game.models import Game
 from game.services import play
-from game.services.errors import GameError
-from game.services.log import code_fresh
 from game.services.play import Reply, StoredGame, Write
 from game.services.publish import game_publish
 

@@ -27,10 +27,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from game import daily, engine
+from game.domain.errors import GameError
 from game.models import Game, Result
 from game.selectors.log import game_replay
 from game.services.attempts import attempt_mark
-from game.services.errors import GameError
 from game.services.games import (
     game_day,
     game_day_closed,

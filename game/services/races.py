@@ -17,10 +17,10 @@ from django.db.models import Max
 from django.utils import timezone
 
 from game.daily import daily_today
+from game.domain.deal_codes import code_fresh, code_parse
+from game.domain.errors import RaceError
 from game.models import Action, DailyDeal, Game, RaceEntry, RaceRoom
 from game.services import game_resign
-from game.services.errors import RealtimeError
-from game.services.log import code_fresh, code_parse
 from game.services.rooms import room_bump, room_racing
 from game.services.spectators import spectator_opened_deal
 
@@ -40,7 +40,7 @@ def room_parse(*, room: object) -> str:
     """
     text = str(room).upper().replace(" ", "").replace("-", "") if isinstance(room, str) else ""
     if len(text) != ROOM_LENGTH or any(c not in ROOM_ALPHABET for c in text):
-        raise RealtimeError("no_such_room")
+        raise RaceError("no_such_room")
     return text
 
 
@@ -49,7 +49,7 @@ def race_create(*, player, code: str = "") -> RaceRoom:
     fresh = not code.strip()
     code = code_fresh() if fresh else code_parse(code=code)
     if DailyDeal.objects.filter(code=code, date__gte=daily_today()).exists():
-        raise RealtimeError("daily_today")
+        raise RaceError("daily_today")
     _check_no_ranked_open(player, code)
     race_expire_idle()  # opening a room is the moment to tidy the idle ones away
     now = timezone.now()
@@ -88,7 +88,7 @@ def race_join(*, player, room: str) -> RaceRoom:
             return found
         _check_lobby(found)
         if found.entries.count() >= MAX_RACERS:
-            raise RealtimeError("room_full")
+            raise RaceError("room_full")
         _check_no_ranked_open(player, found.code)
         _enter(found, player, timezone.now())
         room_bump(found)
@@ -107,7 +107,7 @@ def race_leave(*, player, room: str) -> RaceRoom:
         found = _locked(room)
         _check_lobby(found)
         if not found.entries.filter(player=player).delete()[0]:
-            raise RealtimeError("not_in_room")
+            raise RaceError("not_in_room")
         room_bump(found)
         return found
 
@@ -115,12 +115,12 @@ def race_leave(*, player, room: str) -> RaceRoom:
 def race_ready(*, player, room: str, ready) -> RaceRoom:
     """Mark oneself ready or not; when 2-8 joined players are all ready, the countdown starts."""
     if not isinstance(ready, bool):
-        raise RealtimeError("bad_ready")
+        raise RaceError("bad_ready")
     with transaction.atomic():
         found = _locked(room)
         _check_lobby(found)
         if not found.entries.filter(player=player).update(ready=ready):
-            raise RealtimeError("not_in_room")
+            raise RaceError("not_in_room")
         entries = found.entries.all()
         if len(entries) >= MIN_RACERS and all(entry.ready for entry in entries):
             found.status = Status.RUNNING
@@ -195,21 +195,21 @@ def _last_activity(room: RaceRoom):
 def _locked(room: str) -> RaceRoom:
     found = RaceRoom.objects.select_for_update().filter(room=room_parse(room=room)).first()
     if found is None:
-        raise RealtimeError("no_such_room")
+        raise RaceError("no_such_room")
     return found
 
 
 def _check_lobby(room: RaceRoom) -> None:
     if room.status == Status.RUNNING:
-        raise RealtimeError("race_started")
+        raise RaceError("race_started")
     if room.status != Status.LOBBY:
-        raise RealtimeError("race_over")
+        raise RaceError("race_over")
 
 
 def _check_no_ranked_open(player, code: str) -> None:
     ranked = Game.objects.filter(player=player, code=code, status=Game.Status.OPEN, ranked=True)
     if ranked.exists():
-        raise RealtimeError("ranked_open")
+        raise RaceError("ranked_open")
 
 
 def _new_room_code() -> str:

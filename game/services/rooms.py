@@ -8,10 +8,10 @@ Imported by result_create (game.services.results), so it imports no other use ca
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from game.domain.deal_codes import code_parse
+from game.domain.errors import RaceError
 from game.models import RaceEntry, RaceRoom, Result
-from game.services.errors import RealtimeError
 from game.services.groups import race_group
-from game.services.log import code_parse
 from game.services.publish import publish_on_commit
 
 
@@ -48,11 +48,11 @@ def entries_waiting(*, player, code: str) -> QuerySet[RaceEntry]:
 
 
 def race_lobby_check(*, player, code: str) -> None:
-    """RealtimeError("race_lobby") while `player` waits in a race of `code`: nobody opens its
+    """RaceError("race_lobby") while `player` waits in a race of `code`: nobody opens its
     deal before the start instant shows it to every racer at once. GameError("bad_code") if
     `code` is no deal code."""
     if entries_waiting(player=player, code=code_parse(code=code)).exists():
-        raise RealtimeError("race_lobby")
+        raise RaceError("race_lobby")
 
 
 def room_racing(room: RaceRoom) -> bool:

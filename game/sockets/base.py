@@ -24,9 +24,8 @@ from channels.sessions import InstanceSessionWrapper
 from django.utils import translation
 from django.utils.functional import empty
 
+from game.domain.errors import GameError
 from game.metrics import socket_meters
-from game.services import GameError
-from game.services.errors import RealtimeError
 from game.services.groups import player_group
 from game.services.layer import Link, layer_failed, link_of, on_layer
 from game.sockets.counts import SocketCount
@@ -140,7 +139,7 @@ class Socket(OneLoopConsumer):
         self.meters.open.inc()
         self.life.callback(self.meters.open.dec)
         if self.needs_layer and link_of(self.channel_layer).resting():
-            return await self.refuse(RealtimeError("live_paused"), CLOSE_LIVE_PAUSED)
+            return await self.refuse(GameError("live_paused"), CLOSE_LIVE_PAUSED)
         if self.closes_on_logout and self.user.is_authenticated:
             await self.listen(player_group(player_id=self.user.pk))
         await self.connect()
@@ -295,7 +294,7 @@ class Socket(OneLoopConsumer):
         """The channel layer failed. A socket that needs it closes, saying live updates are
         paused (its page reconnects shortly); any other goes on without it."""
         if self.needs_layer and not self.closing:
-            await self.close_saying(RealtimeError("live_paused"), CLOSE_LIVE_PAUSED)
+            await self.close_saying(GameError("live_paused"), CLOSE_LIVE_PAUSED)
 
     async def layer_back(self, message: dict) -> None:
         """The layer has the socket's groups back, but what they carried meanwhile is lost: a

@@ -10,17 +10,17 @@ from urllib.parse import parse_qs
 
 from game import engine
 from game.daily import daily_today
+from game.domain.errors import BoardError, GameError
 from game.selectors.follows import following_board_players
 from game.selectors.presence import presence_snapshot
-from game.services import GameError, boards
-from game.services.errors import RealtimeError
+from game.services import boards
 from game.services.groups import PRESENCE, board_group
 from game.sockets.base import CLOSE_LOGIN_REQUIRED, CLOSE_NOT_FOUND
-from game.sockets.realtime import RealtimeConsumer
+from game.sockets.public import PublicSocket
 from game.storage.db import db
 
 
-class BoardConsumer(RealtimeConsumer):
+class BoardConsumer(PublicSocket):
     """One page's live data: its board's rows and updates, and presence where it shows it.
 
     On connect it joins the groups first and reads the snapshot second, so no update falls
@@ -44,7 +44,7 @@ class BoardConsumer(RealtimeConsumer):
             route = self.scope["url_route"]["kwargs"]
             self.board, self.shows_presence = _board_of(self.board_kind, route)
             following = _follows_only(self.scope)
-        except RealtimeError as error:
+        except BoardError as error:
             return await self.refuse(error, CLOSE_NOT_FOUND)
         if following and not self.user.is_authenticated:
             return await self.refuse(GameError("login_required"), CLOSE_LOGIN_REQUIRED)
@@ -113,14 +113,14 @@ class BoardConsumer(RealtimeConsumer):
 
 
 def _follows_only(scope: dict) -> bool:
-    """Whether the socket's query asks for `players=following` (RealtimeError bad_players if
+    """Whether the socket's query asks for `players=following` (BoardError bad_players if
     it asks for anything else)."""
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
     players = query.get("players")
     if players is None:
         return False
     if players != ["following"]:
-        raise RealtimeError("bad_players")
+        raise BoardError("bad_players")
     return True
 
 
@@ -134,9 +134,9 @@ def _board_of(kind: str, kwargs: dict) -> tuple[str | None, bool]:
         try:
             return f"deal:{engine.parse_code(kwargs['code'])}", False
         except engine.ParseError as error:
-            raise RealtimeError("bad_board", str(error)) from error
+            raise BoardError("bad_board", str(error)) from error
     try:
         day = datetime.date.fromisoformat(kwargs["day"])
     except ValueError as error:
-        raise RealtimeError("bad_board") from error
+        raise BoardError("bad_board") from error
     return f"daily:{day.isoformat()}", day == daily_today()

@@ -9,7 +9,7 @@ import json
 
 import orjson
 
-from game.services import GameError
+from game.domain.errors import GameError
 
 MAX_FRAME_BYTES = 1024
 

@@ -14,10 +14,10 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from game import engine, services
+from game.domain.errors import GameError
 from game.metrics import play_event
 from game.runtime.presence import play_opened, socket_closed
 from game.selectors.guests import guest_player
-from game.services import GameError
 from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Socket
 from game.sockets.counts import SocketCount
 from game.sockets.ratelimit import FrameLimiter

@@ -6,17 +6,17 @@ import datetime
 
 from django.utils import timezone
 
+from game.domain.errors import RaceError
 from game.runtime import presence
 from game.selectors.races import race_snapshot, view_progress
 from game.services import game_group, races
-from game.services.errors import RealtimeError
 from game.services.groups import race_group
 from game.sockets.base import CLOSE_NOT_FOUND
-from game.sockets.realtime import RealtimeConsumer
+from game.sockets.public import PublicSocket
 from game.storage.db import db
 
 
-class RaceConsumer(RealtimeConsumer):
+class RaceConsumer(PublicSocket):
     """Sends the whole room on connect and after every change (each carries the room's
     version), and each racer's progress as their games move: it follows the racers' game
     groups and passes on only what rivals may see (race_view.view_progress).
@@ -31,14 +31,14 @@ class RaceConsumer(RealtimeConsumer):
     async def connect(self) -> None:
         try:
             self.room = races.room_parse(room=self.scope["url_route"]["kwargs"]["room"])
-        except RealtimeError as error:
+        except RaceError as error:
             return await self.refuse(error, CLOSE_NOT_FOUND)
         self.following: dict[int, int] = {}  # game id -> its racer's id
         self.sent, self.timer = -1, None
         await self.listen(race_group(self.room))
         try:
             snapshot = await db(_room_state)(self.room)
-        except RealtimeError as error:
+        except RaceError as error:
             return await self.refuse(error, CLOSE_NOT_FOUND)
         await self.accept()
         await self._send(snapshot)

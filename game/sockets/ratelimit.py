@@ -3,7 +3,7 @@
 Every socket has one (game.sockets.base), each with its own numbers. A socket may send bursts of
 `burst` frames, refilled at `rate` frames a second (the play socket: settings TAP_BURST = 20
 and TAP_RATE = 10, from H2H_TAP_BURST / H2H_TAP_RATE, a rate of 0 meaning no limit, for
-benchmarks; the realtime sockets: 20 and 5). A frame beyond the bucket is refused and not
+benchmarks; the public sockets: 20 and 5). A frame beyond the bucket is refused and not
 applied. Each refusal adds one to a debt that drains at half the rate; a debt above the burst
 means the client keeps flooding after being told, so a limiter that `closes` says CLOSE (the
 play socket then closes with 4008). A client somewhat too fast (up to one and a half times

@@ -1,16 +1,16 @@
 """Spectating: /ws/watch/<game id>/, read-only, the player's public view as it changes."""
 
+from game.domain.errors import WatchError
 from game.runtime import presence
 from game.selectors.watching import game_to_watch, spectator_game, spectator_snapshot
 from game.services import game_group
-from game.services.errors import RealtimeError
 from game.services.groups import spectator_group
 from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND
-from game.sockets.realtime import RealtimeConsumer
+from game.sockets.public import PublicSocket
 from game.storage.db import db
 
 
-class WatchConsumer(RealtimeConsumer):
+class WatchConsumer(PublicSocket):
     """A spectator of one game: in the game's group with the player's tabs, but sends nothing.
 
     Every state frame is the whole public view, so a missed one costs nothing and a reconnect
@@ -28,7 +28,7 @@ class WatchConsumer(RealtimeConsumer):
             await self.listen(spectator_group(player_id=self.user.pk))
         try:
             self.game = await db(game_to_watch)(viewer=self.user, game_id=game_id)
-        except RealtimeError as error:
+        except WatchError as error:
             close = CLOSE_NOT_FOUND if error.code == "no_such_game" else CLOSE_FORBIDDEN
             return await self.refuse(error, close)
         await self.listen(game_group(game_id=game_id))
@@ -68,4 +68,4 @@ class WatchConsumer(RealtimeConsumer):
         if game is None or message["code"] != game.code:
             return
         await self.leave_groups()
-        await self.close_saying(RealtimeError("playing_this_deal"), CLOSE_FORBIDDEN)
+        await self.close_saying(WatchError("playing_this_deal"), CLOSE_FORBIDDEN)

@@ -1,4 +1,4 @@
-"""Where the realtime sockets' database work runs: on the sockets' database workers.
+"""Where the sockets' database work other than a move runs: on the sockets' database workers.
 
 Their connections stay open while there is work (game.storage.dbthread says why), and moves
 have workers of their own, so a room change or a presence write never queues ahead of a move.

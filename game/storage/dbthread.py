@@ -6,7 +6,7 @@ WAL; that cost more than the move itself. A worker here keeps its connection unt
 had no work for IDLE_CLOSE_S, so an idle server (or a finished test) holds none.
 
 Moves have workers of their own, apart from everything else (a socket's connect queries, the
-realtime presence rows), so a move never waits behind those. SQLite gets one of each: it takes
+presence rows), so a move never waits behind those. SQLite gets one of each: it takes
 one writer at a time, and the others' transactions are short. PostgreSQL gets
 WORKERS_POSTGRESQL of each: a move then need not wait for another batch's round trip and WAL
 flush either.

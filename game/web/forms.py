@@ -12,9 +12,9 @@ from game.display_names import (
     display_name_normal,
     display_name_skeleton,
 )
+from game.domain.deal_codes import code_parse
+from game.domain.errors import GameError
 from game.models import Profile
-from game.services import GameError
-from game.services.log import code_parse
 
 # Letters, digits, "_", "-" and "."; no spaces or slashes, so a name is its own URL.
 display_name_validator = RegexValidator(

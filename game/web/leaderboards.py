@@ -14,11 +14,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from game import daily
+from game.domain.deal_codes import code_parse
+from game.domain.errors import GameError
 from game.models import DailyDeal
 from game.selectors import pages
 from game.selectors.follows import following_board_players
-from game.services import GameError
-from game.services.log import code_parse
 from game.web.problems import problem
 
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")

@@ -15,13 +15,12 @@ from django.views.decorators.http import require_http_methods
 
 from game import services
 from game.daily import daily_is_today
+from game.domain.deal_codes import code_parse
+from game.domain.errors import GameError, RaceError
 from game.models import Game
 from game.selectors.finish import daily_ranked_ended
 from game.selectors.guests import guest_player
-from game.services import GameError
-from game.services.errors import RealtimeError
 from game.services.guests import guest_for_session
-from game.services.log import code_parse
 from game.services.rooms import race_lobby_check
 from game.web.problems import problem
 
@@ -102,7 +101,7 @@ def _play(request: HttpRequest, player, code: str) -> HttpResponse:
     try:
         race_lobby_check(player=player, code=code)
         game = services.game_open(player=player, code=code)
-    except RealtimeError as error:
+    except RaceError as error:
         return problem(request, 403, _("You are waiting to race this deal"), error.message)
     except GameError as error:
         if error.code == "daily_today":

@@ -10,9 +10,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from game import daily
+from game.domain.errors import GameError
 from game.selectors import follows, pages, player_stats, standing
 from game.selectors.watching import racing_game_ids
-from game.services import GameError
 from game.services.follows import follow_create, follow_delete
 from game.web import charts
 from game.web.problems import problem

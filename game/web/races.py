@@ -6,9 +6,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from game.domain.errors import GameError, RaceError
 from game.selectors.races import race_snapshot
-from game.services import GameError, races
-from game.services.errors import RealtimeError
+from game.services import races
 from game.web.problems import problem
 
 
@@ -40,7 +40,7 @@ def race_find(request: HttpRequest) -> HttpResponse:
     typed = request.GET.get("room", "")
     try:
         return redirect("race_room", room=races.room_parse(room=typed))
-    except RealtimeError as error:
+    except RaceError as error:
         return _race_home(request, room=typed, error=error.message, status=400)
 
 
@@ -48,7 +48,7 @@ def race_find(request: HttpRequest) -> HttpResponse:
 def race_room(request: HttpRequest, room: str) -> HttpResponse:
     try:
         found = races.race_room(room=room)
-    except RealtimeError as error:
+    except RaceError as error:
         return problem(request, 404, _("No such race"), error.message)
     if found.room != room:
         return redirect("race_room", room=found.room)

@@ -6,9 +6,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from game.domain.errors import WatchError
 from game.selectors.replays import replay_steps
 from game.selectors.watching import game_to_watch, player_name, spectator_snapshot
-from game.services.errors import RealtimeError
 from game.web.problems import problem
 
 REFUSAL_STATUS = {"no_such_game": 404, "not_finished": 409}
@@ -19,7 +19,7 @@ def watch(request: HttpRequest, game_id: int) -> HttpResponse:
     """Watch a game live, read-only; a finished one shows its end and links to its replay."""
     try:
         game = game_to_watch(viewer=request.user, game_id=game_id)
-    except RealtimeError as error:
+    except WatchError as error:
         return _refused(request, error)
     context = {
         "snapshot": spectator_snapshot(game_id=game.pk),
@@ -35,7 +35,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         game = game_to_watch(viewer=request.user, game_id=game_id)
         steps = replay_steps(game=game)
-    except RealtimeError as error:
+    except WatchError as error:
         return _refused(request, error)
     context = {
         "game": game,
@@ -56,12 +56,12 @@ def replay_steps_json(request: HttpRequest, game_id: int) -> JsonResponse:
     try:
         game = game_to_watch(viewer=request.user, game_id=game_id)
         return JsonResponse(replay_steps(game=game, start=int(start)))
-    except RealtimeError as error:
+    except WatchError as error:
         body = {"error": error.code, "message": error.message}
         return JsonResponse(body, status=REFUSAL_STATUS.get(error.code, 403))
 
 
-def _refused(request, error: RealtimeError) -> HttpResponse:
+def _refused(request, error: WatchError) -> HttpResponse:
     titles = {"no_such_game": _("No such game"), "not_finished": _("Still being played")}
     title = titles.get(error.code, _("Not yet"))
     status = REFUSAL_STATUS.get(error.code, 403)

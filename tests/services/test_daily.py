@@ -12,8 +12,8 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from game import daily, engine, services
+from game.domain.errors import GameError
 from game.models import Action, DailyDeal, Game, Result
-from game.services import GameError
 from tests.site import reveals_stock
 
 pytestmark = pytest.mark.django_db

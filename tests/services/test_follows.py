@@ -4,9 +4,9 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from game.domain.errors import GameError
 from game.models import Follow
 from game.selectors import follows, pages
-from game.services import GameError
 from game.services.follows import follow_create, follow_delete
 from tests.realtime import resign_now
 

@@ -9,9 +9,10 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from game import daily, services
+from game.domain.errors import GameError
 from game.models import DailyDeal, Game, RaceRoom, Result
 from game.selectors.races import race_snapshot, race_winner, standings
-from game.services import GameError, races, rooms
+from game.services import races, rooms
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,8 @@ from django.db import connection
 from django.utils import translation
 
 from game import engine, services
+from game.domain.errors import GameError
 from game.models import Action, Game, Result, ResultFlag
-from game.services import GameError
 from game.storage import appends
 from game.storage.dbthread import MAX_BATCH
 from tests.site import PAGE_ACTIONS

@@ -13,7 +13,7 @@ from django.test import AsyncClient
 import h2h_site.asgi
 from game import services
 from game.services import layer, live
-from game.sockets import realtime
+from game.sockets import public
 from game.sockets.base import (
     CLOSE_LIVE_PAUSED,
     CLOSE_LOGGED_OUT,
@@ -105,7 +105,7 @@ async def test_a_socket_whose_channel_layer_fails_gives_back_its_place(
     await the_player_connects_again(player_cookie)
 
 
-async def test_a_realtime_socket_closed_by_a_failing_layer_gives_back_its_place(
+async def test_a_public_socket_closed_by_a_failing_layer_gives_back_its_place(
     player, rival, failing_layer, monkeypatch
 ):
     monkeypatch.setattr(layer, "RETRY_S", 0)  # a started layer is tried again at once
@@ -118,7 +118,7 @@ async def test_a_realtime_socket_closed_by_a_failing_layer_gives_back_its_place(
         assert await ending(watcher) == ("live_paused", CLOSE_LIVE_PAUSED)
         failing_layer.start()
     await sockets_database_work_done()
-    assert realtime.per_user.total() == 0
+    assert public.per_user.total() == 0
 
 
 async def test_a_frame_whose_handler_raises_gives_back_its_place(player_cookie, monkeypatch):

@@ -21,7 +21,7 @@ from game.models import Action, Game
 from game.sockets import ratelimit
 from game.sockets.base import CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS
 from game.sockets.play import play_sockets
-from game.sockets.realtime import client_address, per_address, per_user
+from game.sockets.public import client_address, per_address, per_user
 from h2h_site.asgi import application
 from tests.site import ORIGIN, game_log, greeted, open_socket
 from tests.system.conftest import run_async
@@ -151,10 +151,10 @@ async def test_a_player_holds_at_most_five_sockets(player_cookie, rival_cookie, 
     assert play_sockets.total() == before
 
 
-# Realtime sockets ------------------------------------------------------------------------
+# Public sockets --------------------------------------------------------------------------
 
 
-async def realtime(path: str, address: str, cookie: str | None = None) -> WebsocketCommunicator:
+async def socket_from(path: str, address: str, cookie: str | None = None) -> WebsocketCommunicator:
     """A socket on `path` from `address`, past its handshake."""
     headers = [(b"origin", ORIGIN), (b"host", b"testserver")]
     if cookie:
@@ -170,16 +170,16 @@ async def refused(socket) -> tuple[str, int]:
     return frame["error"], (await socket.receive_output())["code"]
 
 
-async def test_an_address_holds_at_most_twenty_anonymous_realtime_sockets(settings):
+async def test_an_address_holds_at_most_twenty_anonymous_public_sockets(settings):
     assert settings.REALTIME_SOCKETS_PER_ADDRESS == 20
     paths = ["/ws/live/all-time/", "/ws/live/home/", f"/ws/live/deal/{CODE}/"]
-    flood = [await realtime(paths[n % 3], "203.0.113.5") for n in range(20)]
-    extra = await realtime("/ws/live/all-time/", "203.0.113.5")
+    flood = [await socket_from(paths[n % 3], "203.0.113.5") for n in range(20)]
+    extra = await socket_from("/ws/live/all-time/", "203.0.113.5")
     assert await refused(extra) == ("too_many_sockets", CLOSE_TOO_MANY_SOCKETS)
-    honest = await realtime("/ws/live/all-time/", "198.51.100.7")  # another address
+    honest = await socket_from("/ws/live/all-time/", "198.51.100.7")  # another address
     assert (await honest.receive_json_from())["type"] == "board"
     await flood.pop().disconnect()
-    again = await realtime("/ws/live/all-time/", "203.0.113.5")  # a closed socket frees a place
+    again = await socket_from("/ws/live/all-time/", "203.0.113.5")  # a closed socket frees a place
     assert (await again.receive_json_from())["type"] == "board"
     for socket in [*flood, honest, again]:
         await socket.disconnect()
@@ -195,18 +195,18 @@ def test_an_ipv6_client_is_counted_by_its_64_and_a_mapped_ipv4_one_as_ipv4():
     assert key("::ffff:203.0.113.5") == key("203.0.113.5") == "203.0.113.5"
 
 
-async def test_a_user_holds_at_most_twenty_realtime_sockets_wherever_they_come_from(
+async def test_a_user_holds_at_most_twenty_public_sockets_wherever_they_come_from(
     player, player_cookie, rival_cookie, settings
 ):
     assert settings.REALTIME_SOCKETS_PER_USER == 20
     tabs = [
-        await realtime("/ws/live/all-time/", f"198.51.100.{n}", player_cookie) for n in range(20)
+        await socket_from("/ws/live/all-time/", f"198.51.100.{n}", player_cookie) for n in range(20)
     ]
-    extra = await realtime("/ws/live/all-time/", "198.51.100.99", player_cookie)
+    extra = await socket_from("/ws/live/all-time/", "198.51.100.99", player_cookie)
     assert await refused(extra) == ("too_many_sockets", CLOSE_TOO_MANY_SOCKETS)
     # Behind one address, other players and anonymous visitors are not counted with them.
-    rival = await realtime("/ws/live/all-time/", "198.51.100.1", rival_cookie)
-    anonymous = await realtime("/ws/live/all-time/", "198.51.100.1")
+    rival = await socket_from("/ws/live/all-time/", "198.51.100.1", rival_cookie)
+    anonymous = await socket_from("/ws/live/all-time/", "198.51.100.1")
     for socket in (rival, anonymous):
         assert (await socket.receive_json_from())["type"] == "board"
     for socket in [*tabs, rival, anonymous]:

@@ -1,5 +1,6 @@
-"""What the realtime sockets add to game.sockets.base.Socket: frames dispatched by their type, a
-small bucket that only refuses, and a cap on how many are open.
+"""What the public sockets (a live board's, a spectator's, a race room's: anyone may open them)
+add to game.sockets.base.Socket: frames dispatched by their type, a small bucket that only
+refuses, and a cap on how many are open.
 
 Their frames carry a few requests a minute, so a bucket of 20 refilled at 5 a second; a frame
 beyond it is told `rate_limited`, and the socket stays open however long it floods (nothing
@@ -16,8 +17,7 @@ from collections.abc import Hashable
 
 from django.conf import settings
 
-from game.services import GameError
-from game.services.errors import RealtimeError
+from game.domain.errors import FrameError, GameError
 from game.sockets.base import Socket
 from game.sockets.counts import SocketCount
 from game.sockets.ratelimit import FrameLimiter
@@ -28,11 +28,11 @@ per_user = SocketCount(lambda: settings.REALTIME_SOCKETS_PER_USER)
 per_address = SocketCount(lambda: settings.REALTIME_SOCKETS_PER_ADDRESS)
 
 
-class RealtimeConsumer(Socket):
+class PublicSocket(Socket):
     """A JSON socket whose frames are {"type": ...}; `frames` maps a type to its handler."""
 
     frames: dict[str, str] = {}
-    frame_error = RealtimeError
+    frame_error = FrameError
     needs_layer = True  # what it shows comes over the channel layer's groups
 
     def frame_limiter(self) -> FrameLimiter:
@@ -48,7 +48,7 @@ class RealtimeConsumer(Socket):
         kind = frame.get("type")
         handler = self.frames.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise RealtimeError("unknown_frame")
+            raise FrameError("unknown_frame")
         await getattr(self, handler)(frame)
 
     def require_login(self) -> None:
