@@ -3,8 +3,8 @@
     python -m bench.capacity [--seconds 3] [--database-url URL] [--redis-url URL]
 
 Prints one JSON object per component (docs/performance.md, "Capacity", builds on them):
-- `play`: the benchmark's players (bench.policy) on the engine alone: taps per game, how many
-  of them store a move, actions per move;
+- `play`: the benchmark's players (tests/harness/policy.py) on the engine alone: taps per game,
+  how many of them store a move, actions per move;
 - `database`: moves stored by the play sockets' own write (game.storage.appends.appends_store,
   one transaction per batch as the group commit makes them) for batch sizes 1 to 200, each
   move on a game of its own; commits and moves per second, on a fresh SQLite file and, with
@@ -24,10 +24,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import policy
-from bench.server import fresh_database, make_players, manage, server_env
 from game import engine
 from game.engine.codes import SEED_SPACE
+from tests.harness import policy
+from tests.harness.server import fresh_database, make_players, manage, server_env
 
 BATCHES = (1, 10, 50, 200)
 GAMES = 200  # the benchmark's games: every batch appends to each of them at most once
@@ -35,7 +35,7 @@ SENDERS = 50  # concurrent channel-layer senders
 
 
 def play_figures(games: int = 500) -> dict:
-    """Taps, moves and actions of `games` games played by bench.policy on the engine."""
+    """Taps, moves and actions of `games` games played by tests/harness/policy.py on the engine."""
     rng, taps, moves, actions = random.Random(1), 0, 0, 0
     for _ in range(games):
         state = engine.new_game(engine.format_code("N", rng.randrange(SEED_SPACE)))

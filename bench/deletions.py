@@ -5,10 +5,11 @@ and during them, on SQLite with many sessions stored.
 
 Each run starts daphne on 127.0.0.1 over a fresh SQLite file holding `--sessions` sessions of
 other accounts (stored and indexed as logins store them), `--players` players tapping at a
-person's pace over websockets (bench.policy, 0.25-0.75 s between taps), and accounts to delete,
-each logged in on two devices, one of them with a game socket open. The run alternates slices
-of SLICE_S seconds, quiet then deleting; in a deleting slice an account is deleted through its
-page every DELETE_EVERY_S, as its player deletes it (the form's CSRF token and the password).
+person's pace over websockets (tests/harness/policy.py, 0.25-0.75 s between taps), and accounts
+to delete, each logged in on two devices, one of them with a game socket open. The run
+alternates slices of SLICE_S seconds, quiet then deleting; in a deleting slice an account is
+deleted through its page every DELETE_EVERY_S, as its player deletes it (the form's CSRF token
+and the password).
 
 Each tap's reply time counts for the slice it was sent in, and as "during a deletion" when it
 was in flight while a deletion request was. One JSON line per run, then one of the medians:
@@ -18,11 +19,9 @@ was in flight while a deletion request was. One JSON line per run, then one of t
 import argparse
 import asyncio
 import contextlib
-import http.client
 import json
 import os
 import random
-import re
 import statistics
 import tempfile
 import time
@@ -31,13 +30,13 @@ from pathlib import Path
 
 from websockets.asyncio.client import connect
 
-from bench import policy
-from bench.server import Server, make_players, manage, server_env
 from game.engine import random_code
+from tests.harness import policy
+from tests.harness.pages import delete_account
+from tests.harness.server import Server, make_players, manage, server_env
 
 SLICE_S = 5.0
 DELETE_EVERY_S = 1.25
-PAUSE_S = (0.25, 0.75)  # between a person's taps: 500 ms ± 50 %, as bench.load's human pace
 PASSWORD = "a-long-password-for-the-deletion-bench"
 
 
@@ -76,7 +75,7 @@ async def play(socket, view: dict, seq: int, rng: random.Random, clock: Clock) -
             clock.errors += 1
             return
         view = reply["view"]
-        await asyncio.sleep(rng.uniform(*PAUSE_S))
+        await asyncio.sleep(rng.uniform(*policy.HUMAN_PAUSE_S))
 
 
 async def player(server: Server, sessionid: str, number: int, clock: Clock) -> None:
@@ -105,34 +104,12 @@ async def leaving_socket(server: Server, sessionid: str, clock: Clock) -> None:
         clock.victims_closed += ws.close_code == 4001
 
 
-def request(server: Server, method: str, path: str, headers: dict, body: str = ""):
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
-    connection.request(method, path, body=body, headers=headers)
-    response = connection.getresponse()
-    return response.status, response.headers, response.read().decode()
-
-
-def delete_account(server: Server, sessionid: str, password: str = PASSWORD) -> int:
-    """The account's deletion page, then its form posted with the password: the status."""
-    cookie = f"sessionid={sessionid}"
-    _, headers, page = request(server, "GET", "/accounts/delete/", {"Cookie": cookie})
-    csrf = re.search(r"csrftoken=([^;]+)", headers["Set-Cookie"]).group(1)
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-    form = {
-        "Content-Type": "application/x-www-form-urlencoded",
-        "Cookie": f"{cookie}; csrftoken={csrf}",
-        "Origin": server.origin,
-    }
-    body = f"csrfmiddlewaretoken={token}&password={password}"
-    return request(server, "POST", "/accounts/delete/", form, body)[0]
-
-
 async def deleting(server: Server, leaving: list, clock: Clock, seconds: float) -> None:
     """Delete one account every DELETE_EVERY_S for `seconds`, each after the last one ended."""
     ends = time.monotonic() + seconds
     while time.monotonic() + DELETE_EVERY_S <= ends + 0.01 and leaving:
         started = time.perf_counter()
-        status = await asyncio.to_thread(delete_account, server, leaving.pop()[0])
+        status = await asyncio.to_thread(delete_account, server, leaving.pop()[0], PASSWORD)
         clock.deletions.append((started, time.perf_counter()))
         clock.errors += status != 302
         await asyncio.sleep(max(0.0, DELETE_EVERY_S - (time.perf_counter() - started)))
@@ -201,9 +178,9 @@ def prepared(args: argparse.Namespace, workdir: Path) -> tuple[dict, list, list]
     manage(env, "migrate", "--noinput")
     manage(env, "collectstatic", "--noinput")  # the pages outside DEBUG need them
     players = make_players(env, args.players)
-    manage(env, "shell", "-c", f"from bench.players import crowd; crowd({args.sessions})")
+    manage(env, "shell", "-c", f"from tests.harness.players import crowd; crowd({args.sessions})")
     count = 4 * max(1, round(args.seconds / SLICE_S / 2)) + 2  # 4 a slice, and spares
-    shell = f"from bench.players import leaving; leaving({count}, {PASSWORD!r})"
+    shell = f"from tests.harness.players import leaving; leaving({count}, {PASSWORD!r})"
     leaving = json.loads(manage(env, "shell", "-c", shell).strip().splitlines()[-1])
     return env, players, leaving
 

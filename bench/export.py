@@ -20,7 +20,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench.server import Server, manage, server_env
+from tests.harness.server import Server, manage, server_env
 
 READ_BYTES = 2**16
 
@@ -88,7 +88,7 @@ def measure(env: dict, workdir: Path, account: dict, warm: dict, mb_per_s: float
 
 def accounts(env: dict, wanted: list[tuple[str, int, int]]) -> list[dict]:
     """Writes the accounts (name, games, moves) and returns their sessions."""
-    code = f"from bench.export_account import main; main({wanted!r})"
+    code = f"from tests.harness.export_account import main; main({wanted!r})"
     return json.loads(manage(env, "shell", "-c", code).strip().splitlines()[-1])
 
 

@@ -1,24 +1,24 @@
 """Plausibility flags against bots, people and scouts: `python -m bench.flags [--bots 50]
 [--people 200] [--undoers 200] [--scouts 50]`.
 
-All play winnable deals (as every daily deal is), and every log is read as a ranked result's.
-A bot sends a solver plan (game.engine.solve) as fast as the play socket admits frames: the
-first TAP_BURST (20) at once, then TAP_RATE (10) a second (game/sockets/ratelimit.py). A
-simulated person (bench.policy.Person) picks each tap from the public view: pairs first (the
+All play winnable deals (as every daily deal is), and every log is read as a ranked result's. A
+bot sends a solver plan (game.engine.solve) as fast as the play socket admits frames: the first
+TAP_BURST (20) at once, then TAP_RATE (10) a second (game/sockets/ratelimit.py). A simulated
+person (tests/harness/policy.py's Person) picks each tap from the public view: pairs first (the
 first one read), then the waste, then the stock, now and then a mismatch; and takes moves back
 as people do, for a reason: a pair that another pairing would have beaten, or a draw over a
 waste card that paired, noticed at once or up to three moves later (the moves since go back
 too). An undoer is such a person who notices every mistake and misses twice as many pairs with
 the waste. A scout draws every stock card, undoes every draw, then plays the solver's plan. All
-but the bot think 0.6-3 s before every frame, the ones that store nothing included. A
-deadlocked person resigns.
+but the bot think 0.6-3 s before every frame, the ones that store nothing included. A deadlocked
+person resigns.
 
 Each game leaves the log the server would store: every stored move at the instant of the frame
-that stored it, a pair as two entries of one time. That log goes through
-game.fairplay.flags_for, the function the server runs when it stores a result, so no server
-is needed. Prints one JSON object: per kind, games, flagged games and per-reason counts, the
-largest and smallest share of machine-paced moves and of stock cards peeked at in a game of the
-kind (the margin either side of each threshold), and the median numbers of undos and draws.
+that stored it, a pair as two entries of one time (tests/harness/player_logs.py). That log goes
+through game.fairplay.flags_for, the function the server runs when it stores a result, so no
+server is needed. Prints one JSON object: per kind, games, flagged games and per-reason counts,
+the largest and smallest share of machine-paced moves and of stock cards peeked at in a game of
+the kind (the margin either side of each threshold), and the median numbers of undos and draws.
 
 Measured (seed 1): bots 50 of 50 flagged (fast_taps and fast_pairs); people 0 of 200 (at most
 5 cards peeked, a median of 1 undo); undoers 1 of 200, 0.5 % (at most 10 peeked, a median of
@@ -31,72 +31,17 @@ import random
 import statistics
 import time
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 
-from bench import policy
-from game import engine, fairplay
-from game.engine.codes import SEED_SPACE
-
-START = datetime(2026, 1, 1, tzinfo=UTC)
-MAX_FRAMES = 5_000  # a person who has not finished by then gives up
-# People who notice every mistake they make and miss twice as many pairs with the waste.
-UNDOERS = {"overlook": 2 * policy.OVERLOOK_CHANCE, "notice": 1.0, "regret": 1.0}
-
-
-def stored_by(state: engine.State, kind: str, target) -> tuple[engine.State, list[str]]:
-    """One frame applied as the server applies it: the new state and the log entries it stores."""
-    if kind == "undo":
-        return engine.undo(state), ["undo"]
-    after, event = engine.tap(state, target)
-    if event == engine.Event.PAIR:
-        return after, [str(state.selected), str(target)]
-    return after, [str(target)] if event.is_move else []
-
-
-def bot_game(code: str, *, rate: float, burst: int) -> list[tuple[str, datetime]]:
-    """A solver plan's log, each frame at the first instant the token bucket admits it."""
-    state, log = engine.new_game(code), []
-    for number, target in enumerate(engine.solve(code)):
-        at = START + timedelta(seconds=max(0, number + 1 - burst) / rate)
-        state, entries = stored_by(state, "tap", target)
-        log += [(entry, at) for entry in entries]
-    assert state.won
-    return log
-
-
-def person_game(code: str, rng: random.Random, think: tuple[float, float], **chances) -> tuple:
-    """A simulated person's log (policy.Person with `chances`), a think time before every frame;
-    (log, won)."""
-    state, log, at, person = engine.new_game(code), [], START, policy.Person(**chances)
-    for _ in range(MAX_FRAMES):
-        if state.won or state.deadlocked:
-            break
-        at += timedelta(seconds=rng.uniform(*think))
-        state, entries = stored_by(state, *person.next_action(engine.public_view(state), rng))
-        log += [(entry, at) for entry in entries]
-    return log, state.won
-
-
-def scout_game(code: str, rng: random.Random, think: tuple[float, float]) -> list:
-    """A scout's log: every stock card drawn and every draw undone (the stock's order is now
-    known), then the solver's plan; a person's think time before every frame."""
-    stock = engine.new_game(code).stock
-    frames = [("tap", "stock")] * len(stock) + [("undo", None)] * len(stock)
-    state, log, at = engine.new_game(code), [], START
-    for kind, target in frames + [("tap", target) for target in engine.solve(code)]:
-        at += timedelta(seconds=rng.uniform(*think))
-        state, entries = stored_by(state, kind, target)
-        log += [(entry, at) for entry in entries]
-    assert state.won
-    return log
-
-
-def winnable_codes(rng: random.Random):
-    """Normal codes of seeds drawn from `rng` that the solver wins, so a run can be repeated."""
-    while True:
-        code = engine.format_code("N", rng.randrange(SEED_SPACE))
-        if engine.solve(code):
-            yield code
+from game import fairplay
+from tests.harness.player_logs import (
+    START,
+    UNDOERS,
+    bot_game,
+    person_game,
+    scout_game,
+    winnable_codes,
+)
 
 
 def tally(logs: list[list[tuple[str, datetime]]]) -> dict:

@@ -27,11 +27,12 @@ from pathlib import Path
 
 from websockets.asyncio.client import connect
 
-from bench import policy
-from bench.server import Server, fresh_database, make_players, manage, server_env
 from game.engine import random_code
+from tests.harness import policy
+from tests.harness.figures import percentile
+from tests.harness.policy import HUMAN_PAUSE_S, frame_text
+from tests.harness.server import Server, fresh_database, make_players, manage, server_env
 
-HUMAN_PAUSE_S = (0.25, 0.75)  # 500 ms ± 50 %
 SLICE_S = 5.0
 ARRIVING_AT_ONCE = 16  # sockets opening together before the clock starts: people trickle in
 ECHO_AND_SITE = "bench.echo:application"  # the site with both echoes added
@@ -93,11 +94,6 @@ class Gate:
         self.opened.set()
 
 
-def frame_text(seq: int, kind: str, target=None) -> str:
-    frame = {"type": kind, "seq": seq} | ({"target": target} if kind == "tap" else {})
-    return json.dumps(frame)
-
-
 async def echo_client(url: str, headers: dict, pace: Pace, gate: Gate, tally: Tally) -> None:
     async with gate.arrivals:
         socket = await connect(url, additional_headers=headers, max_size=2**20)
@@ -147,11 +143,6 @@ async def play_one_game(socket, greeting: dict, pace: Pace, gate: Gate, tally: T
         view = reply["view"]
         await pace.pause()
     return True
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
 
 
 # The two references, by kind (bench.echo serves them; not imported here: it sets Django up).

@@ -17,7 +17,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from bench.server import Server, free_port, make_players, manage, server_env
+from tests.harness.server import Server, free_port, make_players, manage, server_env
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = ROOT / "static" / "game"

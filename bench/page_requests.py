@@ -19,38 +19,26 @@ import tempfile
 import threading
 import time
 
-from bench.server import Server, fresh_database, make_players, manage, name_and_admin, server_env
+from tests.harness.pages import get_page
+from tests.harness.server import (
+    Server,
+    fresh_database,
+    make_players,
+    manage,
+    server_env,
+    sessions_opened,
+)
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/h2h_bench_pages"
 PAGE = "/"
 SEQUENTIAL = 200
 
 
-def sessions_opened(url: str) -> int:
-    """PostgreSQL sessions ever established to the benchmark's database."""
-    import psycopg
-
-    name, admin = name_and_admin(url)
-    with psycopg.connect(admin, autocommit=True) as connection:
-        row = connection.execute(
-            "SELECT sessions FROM pg_stat_database WHERE datname = %s", (name,)
-        ).fetchone()
-    return row[0]
-
-
-def get(connection: http.client.HTTPConnection, session_key: str) -> None:
-    connection.request("GET", PAGE, headers={"Cookie": f"sessionid={session_key}"})
-    response = connection.getresponse()
-    response.read()
-    if response.status != 200:
-        raise RuntimeError(f"{PAGE} answered {response.status}")
-
-
 def sequential_ms(port: int, session_key: str) -> float:
     connection, took = http.client.HTTPConnection("127.0.0.1", port), []
     for _ in range(SEQUENTIAL):
         started = time.perf_counter()
-        get(connection, session_key)
+        get_page(connection, session_key, PAGE)
         took.append((time.perf_counter() - started) * 1000)
     connection.close()
     return statistics.median(took)
@@ -62,7 +50,7 @@ def concurrent_per_s(port: int, session_keys: list[str], seconds: float) -> floa
     def client(index: int) -> None:
         connection = http.client.HTTPConnection("127.0.0.1", port)
         while time.monotonic() < deadline:
-            get(connection, session_keys[index])
+            get_page(connection, session_keys[index], PAGE)
             counts[index] += 1
         connection.close()
 
@@ -76,7 +64,7 @@ def concurrent_per_s(port: int, session_keys: list[str], seconds: float) -> floa
 
 def measure(env: dict, url: str, keys: list[str], seconds: float, pool: str) -> dict:
     with Server({**env, "H2H_DB_POOL_SIZE": pool}) as server:
-        get(http.client.HTTPConnection("127.0.0.1", server.port), keys[0])  # warm up
+        get_page(http.client.HTTPConnection("127.0.0.1", server.port), keys[0], PAGE)  # warm up
         before = sessions_opened(url)
         latency = sequential_ms(server.port, keys[0])
         opened = (sessions_opened(url) - before) / SEQUENTIAL

@@ -17,7 +17,7 @@ import psutil
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from bench.server import PROBE_PATH
+from bench.soak import PROBE_PATH
 from h2h_site.asgi import application as site
 
 

@@ -3,7 +3,7 @@
     python -m bench.soak [--clients 300] [--seconds 600] [--warmup 60]
 
 Each client is a player of its own that connects, plays 20 taps chosen from the public view
-(bench.policy) at a person's pace, disconnects, waits a moment and does it again, on the
+(tests/harness/policy.py) at a person's pace, disconnects, waits a moment and does it again, on the
 default one-machine set-up (SQLite, the in-memory channel layer, the default rate limit).
 The server's resident memory is sampled all along: after the warm-up it must grow less than
 10 %. Once every client has gone, the event loop's tasks, the channel layer's groups and
@@ -23,10 +23,11 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
-from bench import policy
-from bench.server import PROBE_PATH, Server, make_players, manage, server_env
 from game import engine
+from tests.harness import policy
+from tests.harness.server import Server, make_players, manage, server_env
 
+PROBE_PATH = "/bench/probe"  # served by bench.probe: the soak's look inside the server
 TAPS_PER_VISIT = 20
 TAP_INTERVAL_S = (0.3, 0.9)  # a person's pace, about two taps a second
 PAUSE_BETWEEN_VISITS_S = (0.5, 3.0)

@@ -8,6 +8,7 @@ imports are read from the source, so a module's function-level imports count too
 """
 
 import ast
+import re
 from pathlib import Path
 
 GAME = Path(__file__).resolve().parent.parent / "game"
@@ -141,6 +142,20 @@ def test_nothing_in_the_app_imports_the_benchmarks_or_the_tests():
             dep for dep in imported(path, set()) if dep.split(".")[0] in {"bench", "tests"}
         )
         for path in app
+    }
+    assert {path: deps for path, deps in leaks.items() if deps} == {}
+
+
+def test_no_test_imports_the_benchmarks():
+    """bench/ may use tests/harness/, never the reverse: nor in the code a test has a
+    `manage.py shell` run."""
+    tests = Path(__file__).resolve().parent
+    leaks = {
+        str(path.relative_to(tests)): sorted(
+            {dep for dep in imported(path, set()) if dep.split(".")[0] == "bench"}
+            | set(re.findall(r"\b(?:from|import) bench\b", path.read_text()))
+        )
+        for path in tests.rglob("*.py")
     }
     assert {path: deps for path, deps in leaks.items() if deps} == {}
 

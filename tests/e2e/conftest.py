@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.server import Server, manage, server_env
 from tests.e2e.deals import DEAL_KEY
+from tests.harness.server import Server, manage, server_env
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 CHROMIUM = "/usr/bin/chromium"

@@ -4,7 +4,6 @@ import doctest
 import random
 from datetime import datetime, timedelta
 
-from bench import flags as bench
 from game import engine, fairplay
 from game.fairplay import (
     MACHINE_TAP_S,
@@ -14,6 +13,7 @@ from game.fairplay import (
     peeked_cards,
     timed_moves,
 )
+from tests.harness import player_logs
 
 START = datetime(2026, 1, 1, 12, 0)
 DRAWS = ["stock"] * 30
@@ -165,10 +165,10 @@ def test_the_pile_read_from_a_log_is_the_engines_pile_after_every_move():
     """The log's shape alone gives the pile: checked against the engine over people's games
     with many undos and redeals."""
     rng = random.Random(3)
-    codes = bench.winnable_codes(rng)
+    codes = player_logs.winnable_codes(rng)
     for _ in range(20):
         code = next(codes)
-        log, _ = bench.person_game(code, rng, (0.6, 3.0), **bench.UNDOERS)
+        log, _ = player_logs.person_game(code, rng, (0.6, 3.0), **player_logs.UNDOERS)
         dealt = engine.new_game(code)
         ranks = dealt.waste + dealt.stock
         for (cards, turned), state in zip(piles(log), states(code, log), strict=True):
@@ -199,29 +199,29 @@ def states(code, log):
 
 def test_solver_bots_at_the_rate_limit_are_flagged_and_simulated_people_are_not():
     rng = random.Random(7)
-    codes = bench.winnable_codes(rng)
+    codes = player_logs.winnable_codes(rng)
     for _ in range(5):
-        log = bench.bot_game(next(codes), rate=10, burst=20)
-        assert len(flags_for(started_at=bench.START, log=log, ranked=True)) == 2
+        log = player_logs.bot_game(next(codes), rate=10, burst=20)
+        assert len(flags_for(started_at=player_logs.START, log=log, ranked=True)) == 2
     for _ in range(20):
-        log, _ = bench.person_game(next(codes), rng, (0.6, 3.0))
-        assert flags_for(started_at=bench.START, log=log, ranked=True) == []
+        log, _ = player_logs.person_game(next(codes), rng, (0.6, 3.0))
+        assert flags_for(started_at=player_logs.START, log=log, ranked=True) == []
 
 
 def test_scouts_at_a_persons_pace_are_flagged_for_the_stock_alone():
     rng = random.Random(7)
-    codes = bench.winnable_codes(rng)
+    codes = player_logs.winnable_codes(rng)
     for _ in range(5):
-        log = bench.scout_game(next(codes), rng, (0.6, 3.0))
-        flags = flags_for(started_at=bench.START, log=log, ranked=True)
+        log = player_logs.scout_game(next(codes), rng, (0.6, 3.0))
+        flags = flags_for(started_at=player_logs.START, log=log, ranked=True)
         assert [flag.reason for flag in flags] == ["stock_scouted"]
 
 
 def test_simulated_people_take_moves_back_and_rarely_peek():
     """Their undos are a person's: some, each for a reason, few of them taking back draws."""
     rng = random.Random(7)
-    codes = bench.winnable_codes(rng)
-    logs = [bench.person_game(next(codes), rng, (0.6, 3.0))[0] for _ in range(40)]
+    codes = player_logs.winnable_codes(rng)
+    logs = [player_logs.person_game(next(codes), rng, (0.6, 3.0))[0] for _ in range(40)]
     assert sum(action == "undo" for log in logs for action, _ in log) >= 20
     assert max(peeked_cards(log) for log in logs) < SCOUTED_CARDS
 

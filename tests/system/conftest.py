@@ -14,8 +14,8 @@ import psycopg
 import pytest
 import redis
 
-from bench.server import Server, make_players, manage, server_env
 from game import engine
+from tests.harness.server import Server, make_players, manage, server_env
 
 # A production start's environment: DEBUG off, private keys, named hosts.
 PRODUCTION_ENV = {
@@ -58,7 +58,7 @@ def run_async(coroutine):
 def daphne():
     """A real daphne over a SQLite file of its own, rate limit off, with 12 players logged in.
 
-    Yields (server, players): players are {"name", "sessionid"} (bench.players).
+    Yields (server, players): players are {"name", "sessionid"} (tests/harness/players.py).
     """
     workdir = Path(tempfile.mkdtemp(prefix="h2h-rel-"))
     env = server_env(sqlite_path=str(workdir / "db.sqlite3"), H2H_TAP_RATE="0")

@@ -1,7 +1,7 @@
 """The hidden-cards bot: plays whole games in-process and records every byte a client receives.
 
 A run opens the board page, plays over the socket (a person-like tap chooser from the public
-view, bench.policy, with a malformed frame now and then), fetches the board page every
+view, tests/harness/policy.py, with a malformed frame now and then), fetches the board page every
 PAGE_EVERY steps and, at the end, the board, leaderboard, player and replay pages. Each output
 is kept as text. `rerun` plays the same actions again on the same code with some of the deal's
 never-seen stock cards permuted (game.engine.state.deal_for_code patched), so the two records
@@ -17,8 +17,8 @@ from channels.testing import WebsocketCommunicator
 from django.test import AsyncClient
 from django.urls import NoReverseMatch, reverse
 
-from bench import policy
 from h2h_site.asgi import application
+from tests.harness import policy
 from tests.site import sockets_database_work_done
 
 PAGE_EVERY = 25  # steps between board-page fetches

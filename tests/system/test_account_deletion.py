@@ -8,9 +8,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from bench.deletions import delete_account
-from bench.server import Server, make_players, manage, server_env
 from game.sockets.base import CLOSE_LOGGED_OUT
+from tests.harness.pages import delete_account
+from tests.harness.server import Server, make_players, manage, server_env
 
 pytestmark = pytest.mark.slow
 

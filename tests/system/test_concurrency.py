@@ -3,7 +3,7 @@ players finishing the daily deal at once across two processes, and two tabs of o
 
 import pytest
 
-from bench import concurrency
+from tests.harness import concurrency
 from tests.system.conftest import in_thread
 
 SQLITE_SECONDS = 20  # `python -m bench.concurrency sqlite` runs the full minute

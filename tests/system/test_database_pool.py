@@ -6,9 +6,9 @@ import tempfile
 
 import pytest
 
-from bench.page_requests import get, sessions_opened
-from bench.server import Server, make_players, manage, server_env
 from h2h_site.settings import database_from_env, database_pool
+from tests.harness.pages import get_page
+from tests.harness.server import Server, make_players, manage, server_env, sessions_opened
 from tests.system.conftest import scaled_services
 
 POSTGRES_URL = "postgres://h2h:secret@db.example.org:5432/h2h?sslmode=require"
@@ -33,10 +33,10 @@ def test_page_requests_take_their_connections_from_the_pool(database, pool_size,
     url = env["H2H_DATABASE_URL"]
     with Server({**env, "H2H_DB_POOL_SIZE": pool_size}) as server:
         page = http.client.HTTPConnection("127.0.0.1", server.port)
-        get(page, session_key)  # the pool opens its first connection
+        get_page(page, session_key)  # the pool opens its first connection
         before = sessions_opened(url)
         for _ in range(5):
-            get(page, session_key)
+            get_page(page, session_key)
         assert sessions_opened(url) - before == opened
 
 

@@ -10,8 +10,8 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from websockets.sync.client import connect
 
-from bench.server import Server, make_players, manage, server_env
 from h2h_site.settings import database_from_env
+from tests.harness.server import Server, make_players, manage, server_env
 
 CODE = "HH1-N-AAAAAAC"
 

@@ -18,9 +18,9 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from bench.server import Server, manage, server_env
 from game.engine import DEFAULT_DEAL_KEY
 from h2h_site.settings import DEVELOPMENT_SECRET_KEY, MIN_KEY_LENGTH
+from tests.harness.server import Server, manage, server_env
 from tests.system.conftest import PRODUCTION_ENV as PRODUCTION
 
 pytestmark = pytest.mark.slow
@@ -72,7 +72,8 @@ def test_daphne_is_at_least_4_2_2_and_pinned_so():
 
 
 @pytest.mark.parametrize(
-    "document", ["Makefile", "docs/deployment.md", "bench/server.py", "deploy/systemd/h2h@.service"]
+    "document",
+    ["Makefile", "docs/deployment.md", "tests/harness/server.py", "deploy/systemd/h2h@.service"],
 )
 def test_every_daphne_command_limits_websocket_messages(document):
     text = (ROOT / document).read_text()

@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from bench.server import Server, manage, server_env
+from tests.harness.server import Server, manage, server_env
 
 PASSWORD = "heart-shaped-42"
 LINK = re.compile(r"http://127\.0\.0\.1:\d+(/accounts/email/confirm/\S+/)")

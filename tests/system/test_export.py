@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bench.server import Server, manage, server_env
+from tests.harness.server import Server, manage, server_env
 
 pytestmark = pytest.mark.slow  # a server of its own and 150,000 actions written: about 10 s
 
@@ -21,7 +21,7 @@ def exporting(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("export")
     env = server_env(sqlite_path=str(workdir / "db.sqlite3"))
     manage(env, "migrate", "--noinput")
-    code = f"from bench.export_account import main; main([('ann', {GAMES}, {MOVES})])"
+    code = f"from tests.harness.export_account import main; main([('ann', {GAMES}, {MOVES})])"
     account = json.loads(manage(env, "shell", "-c", code).strip().splitlines()[-1])[0]
     with Server(env, log_path=str(workdir / "daphne.log")) as server:
         yield server, account["sessionid"]

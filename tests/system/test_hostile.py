@@ -3,7 +3,7 @@
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from bench import hostile
+from tests.harness import hostile
 from tests.system.conftest import in_thread
 
 pytestmark = pytest.mark.slow

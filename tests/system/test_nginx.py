@@ -2,10 +2,10 @@
 for the test, and the plain-http server) in front of two daphne processes started with
 deploy/systemd/h2h@.service's own command line, on PostgreSQL + Redis, in production mode.
 
-The test's nginx is unprivileged and its own (bench.nginx): a prefix, pid, logs and temp dirs in
-a temporary folder, loopback ports. From the kit's files it changes only what must differ on
-this machine (`kit_config`): the listen addresses, the daphne ports, the certificate's and the
-checkout's paths. Debian's nginx.conf and default site play no part.
+The test's nginx is unprivileged and its own (tests/harness/nginx.py): a prefix, pid, logs and
+temp dirs in a temporary folder, loopback ports. From the kit's files it changes only what must
+differ on this machine (`kit_config`): the listen addresses, the daphne ports, the certificate's
+and the checkout's paths. Debian's nginx.conf and default site play no part.
 """
 
 import http.client
@@ -20,9 +20,9 @@ from urllib.parse import urlsplit
 import pytest
 from websockets.sync.client import connect
 
-from bench import reconnect_storm
-from bench.nginx import NGINX, ROOT, Nginx, kit_config, unit_daphne_arguments, unverified
-from bench.server import Server, free_port, make_players, manage, server_env
+from tests.harness import reconnect_storm
+from tests.harness.nginx import NGINX, ROOT, Nginx, kit_config, unit_daphne_arguments, unverified
+from tests.harness.server import Server, free_port, make_players, manage, server_env
 from tests.system.conftest import PRODUCTION_ENV, scaled_services, winnable
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]

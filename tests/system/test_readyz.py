@@ -14,9 +14,9 @@ import tempfile
 import pytest
 import websockets
 
-from bench.readyz import ready, trial
-from bench.redis_outage import Redis
-from bench.server import Server, make_players, manage, server_env
+from tests.harness.readyz import ready, trial
+from tests.harness.redis_server import Redis
+from tests.harness.server import Server, make_players, manage, server_env
 from tests.system.conftest import run_async
 
 pytestmark = pytest.mark.redis

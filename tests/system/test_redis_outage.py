@@ -1,7 +1,7 @@
-"""A real Redis stopped and started under a real daphne (bench.redis_outage, short): players'
-taps are answered throughout, nothing closes with 1011, other tabs and spectators hear moves
-again within 5 s of Redis returning, nobody is locked out; and a session that ended while Redis
-was down closes its sockets once Redis is back.
+"""A real Redis stopped and started under a real daphne (tests/harness/redis_outage.py, short):
+players' taps are answered throughout, nothing closes with 1011, other tabs and spectators hear
+moves again within 5 s of Redis returning, nobody is locked out; and a session that ended while
+Redis was down closes its sockets once Redis is back.
 
 Each test starts a redis-server of its own on a free port, so it needs no service of the
 machine's: outside CI it is skipped if `redis-server` is not installed. Marked slow (half a
@@ -17,10 +17,11 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from bench.redis_outage import Redis, outage_run
-from bench.server import Server, make_players, manage, server_env
 from game.sockets.base import CLOSE_LOGGED_OUT
 from tests.conftest import IN_CI
+from tests.harness.redis_outage import outage_run
+from tests.harness.redis_server import Redis
+from tests.harness.server import Server, make_players, manage, server_env
 from tests.system.conftest import in_thread
 
 if shutil.which("redis-server") is None and not IN_CI:

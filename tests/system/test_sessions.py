@@ -18,10 +18,10 @@ from django.test import AsyncClient, Client
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from bench.server import Server, make_players, manage, server_env
 from game.models import Game
 from game.sockets.base import CLOSE_LOGGED_OUT
 from h2h_site.asgi import application
+from tests.harness.server import Server, make_players, manage, server_env
 from tests.site import ORIGIN, game_log, open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

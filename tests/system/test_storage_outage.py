@@ -12,8 +12,8 @@ import psycopg
 import pytest
 import websockets
 
-from bench.server import Server, make_players, manage, name_and_admin, server_env
 from game import engine
+from tests.harness.server import Server, make_players, manage, name_and_admin, server_env
 from tests.system.conftest import run_async, with_path
 
 pytestmark = pytest.mark.postgres

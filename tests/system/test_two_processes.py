@@ -18,8 +18,8 @@ from urllib.parse import urlencode
 import pytest
 import websockets
 
-from bench.server import Server, make_players, manage, server_env
 from game import engine
+from tests.harness.server import Server, make_players, manage, server_env
 from tests.system.conftest import run_async, scaled_services, winnable
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
@@ -156,7 +156,7 @@ def player_with_two_sessions(env: dict, name: str) -> list[str]:
     """A player with a password and two logged-in sessions (two devices): their keys."""
     script = (
         "import json; from django.contrib.auth import get_user_model; "
-        "from bench.players import session_for; from game.models import Profile; "
+        "from tests.harness.players import session_for; from game.models import Profile; "
         f"user = get_user_model().objects.create_user({name!r}, password={PASSWORD!r}); "
         f"Profile.objects.create(user=user, display_name={name!r}); "
         "print(json.dumps([session_for(user), session_for(user)]))"

@@ -1,6 +1,6 @@
-"""A real daphne process on loopback with a database of its own, for benchmarks and harnesses.
+"""A real daphne process on loopback with a database of its own: start, kill -9, restart, measure.
 
-Used by `bench.load`, `bench.soak` and the reliability tests: start, kill -9, restart, measure.
+Used by the system tests, the browser tests and the benchmarks (bench/).
 """
 
 import ctypes
@@ -16,8 +16,7 @@ from pathlib import Path
 
 import psutil
 
-ROOT = Path(__file__).resolve().parent.parent
-PROBE_PATH = "/bench/probe"  # served by bench.probe: the soak's look inside the server
+ROOT = Path(__file__).resolve().parents[2]
 DAPHNE = str(Path(sys.executable).with_name("daphne"))
 PR_SET_PDEATHSIG = 1
 
@@ -90,6 +89,18 @@ def fresh_database(url: str) -> None:
         connection.execute(f'CREATE DATABASE "{name}"')
 
 
+def sessions_opened(url: str) -> int:
+    """PostgreSQL sessions ever established to the URL's database (pg_stat_database)."""
+    import psycopg
+
+    name, admin = name_and_admin(url)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        row = connection.execute(
+            "SELECT sessions FROM pg_stat_database WHERE datname = %s", (name,)
+        ).fetchone()
+    return row[0]
+
+
 def manage(env: dict, *args: str) -> str:
     command = [sys.executable, "manage.py", *args]
     return subprocess.run(
@@ -100,12 +111,12 @@ def manage(env: dict, *args: str) -> str:
 def make_players(env: dict, count: int, prefix: str = "bench") -> list[dict]:
     """Creates `count` players with logged-in sessions; returns their names and session keys."""
     output = manage(
-        env, "shell", "-c", f"from bench.players import main; main({count}, {prefix!r})"
+        env, "shell", "-c", f"from tests.harness.players import main; main({count}, {prefix!r})"
     )
     return json.loads(output.strip().splitlines()[-1])
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """In the child: SIGTERM when the harness dies, so a killed test run leaves no daphne.
 
     Linux sends it when the thread that started the server ends: start and stop a server in
@@ -146,7 +157,7 @@ class Server:
         command = [DAPHNE, *self._arguments()]
         log = open(self.log_path, "ab")  # noqa: SIM115  (the child process owns it)
         self.process = subprocess.Popen(
-            command, cwd=ROOT, env=self.env, stdout=log, stderr=log, preexec_fn=_die_with_parent
+            command, cwd=ROOT, env=self.env, stdout=log, stderr=log, preexec_fn=die_with_parent
         )
         self._wait_until_listening(timeout)
         return self

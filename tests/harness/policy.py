@@ -5,9 +5,11 @@ people do. It knows only what the board shows, so it is a fair load, not a solve
 
 `next_action` remembers nothing, so its undos come at random: load for the server's undo path
 (bench.load, bench.soak). A `Person` remembers their own moves and takes some back for a
-reason, as people do: what bench.flags measures the stock_scouted flag on.
+reason, as people do: what bench.flags measures the stock_scouted flag on. `HUMAN_PAUSE_S`
+is a person's pace between taps, and `frame_text` the frame a page sends for an action.
 """
 
+import json
 import random
 
 from game.engine.geometry import free_mask
@@ -18,6 +20,13 @@ REGRET_CHANCE = 0.5  # a pair that another pairing would have beaten is noticed 
 OVERLOOK_CHANCE = 0.1  # a pair with the waste's top is missed and a card drawn over it ...
 NOTICE_CHANCE = 0.5  # ... and that draw is noticed and taken back
 NOTICED_AFTER = (0, 0, 0, 1, 2, 3)  # more moves made before a mistake is noticed
+HUMAN_PAUSE_S = (0.25, 0.75)  # between a person's taps: 500 ms ± 50 %
+
+
+def frame_text(seq: int, kind: str, target=None) -> str:
+    """The frame a page sends for an action (next_action's kind and target)."""
+    frame = {"type": kind, "seq": seq} | ({"target": target} if kind == "tap" else {})
+    return json.dumps(frame)
 
 
 def free_cards(view: dict) -> list[tuple[int, int]]:

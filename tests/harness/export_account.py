@@ -1,5 +1,6 @@
 """Run inside `manage.py shell`: one player with `games` finished games of `moves` actions each,
-written by bulk_create; prints the player's name and session key as JSON (bench.export)."""
+written by bulk_create; prints the player's name and session key as JSON (bench.export and
+tests/system/test_export.py)."""
 
 import datetime
 import json
@@ -7,9 +8,9 @@ import json
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from bench.players import session_for
 from game import engine
 from game.models import Action, Game, Profile, Result
+from tests.harness.players import session_for
 
 TARGETS = ["stock", "waste", "undo", *(str(card) for card in range(1, 26))]
 GAMES_PER_WRITE = 20

@@ -19,7 +19,7 @@ import subprocess
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KIT = ROOT / "deploy"
 TIMEOUT = 10
 # Debian puts it in /usr/sbin, which a user's PATH may lack.
