@@ -75,6 +75,6 @@ def started_race(*players, code: str) -> tuple[str, dict[str, int]]:
     for player in players:
         races.race_ready(player=player, room=room.room, ready=True)
     RaceRoom.objects.filter(pk=room.pk).update(starts_at=timezone.now())
-    races.race_begin(room=room.room)
+    races.race_begin_if_due(room=room.room)
     entries = RaceEntry.objects.filter(room=room).select_related("player")
     return room.room, {entry.player.username: entry.game_id for entry in entries}

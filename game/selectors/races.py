@@ -1,5 +1,7 @@
-"""What a race room shows: its racers in table order, their live progress and results."""
+"""What a race room shows: its racers in table order, their live progress and results, and
+the rules the room shows with them."""
 
+from datetime import timedelta
 from math import inf
 
 from django.urls import reverse
@@ -9,12 +11,19 @@ from game import engine
 from game.models import Game, RaceEntry, RaceRoom
 from game.selectors.log import game_replay
 from game.selectors.watching import racing_game_ids
-from game.services import races
-from game.services.races import MAX_RACERS, MIN_RACERS, Status
+
+MIN_RACERS, MAX_RACERS = 2, 8  # racers in a room
+COUNTDOWN = timedelta(seconds=3)  # from the last racer's ready to the start instant
+Status = RaceRoom.Status
 
 # The table's order, sent to the pages with the room so that they re-sort live progress the
 # server's way: score desc, time asc (a racer still playing has no time: None sorts last), moves.
 RACE_ORDER = ("-score", "duration_ms", "moves")
+
+
+def race_room_snapshot(*, room: str) -> dict:
+    """The room of this canonical code (races.room_parse) as its page and sockets show it."""
+    return race_snapshot(room=RaceRoom.objects.get(room=room))
 
 
 def race_snapshot(*, room: RaceRoom) -> dict:
@@ -36,7 +45,7 @@ def race_snapshot(*, room: RaceRoom) -> dict:
         "starts_at": room.starts_at.isoformat() if room.starts_at else None,
         "finished_at": room.finished_at.isoformat() if room.finished_at else None,
         "server_now": now.isoformat(),
-        "countdown_ms": int(races.COUNTDOWN.total_seconds() * 1000),
+        "countdown_ms": int(COUNTDOWN.total_seconds() * 1000),
         "min": MIN_RACERS,
         "max": MAX_RACERS,
         "url": reverse("race_room", args=[room.room]),

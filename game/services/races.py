@@ -7,6 +7,10 @@ played over the play socket like any other, that the room follows through their 
 The table is the games' own Results in the shared order (RANK_ORDER: score, time, moves), so
 the first to clear the heart wins. Every change bumps the room's version and tells its group.
 Idle rooms expire: a lobby is closed, a race's unfinished games are ended as resigned.
+
+Beginning a race is the one write that several callers make at once (every process times the
+start, game.runtime.races): it reads the room unlocked, and one conditional update on its
+version lets exactly one of them begin it.
 """
 
 import secrets
@@ -20,14 +24,13 @@ from game.daily import daily_today
 from game.domain.deal_codes import code_fresh, code_parse
 from game.domain.errors import RaceError
 from game.models import Action, DailyDeal, Game, RaceEntry, RaceRoom
+from game.selectors.races import COUNTDOWN, MAX_RACERS, MIN_RACERS
 from game.services import game_resign
-from game.services.rooms import room_bump, room_racing
+from game.services.rooms import room_bump, room_bump_if_unchanged, room_racing
 from game.services.spectators import spectator_opened_deal
 
 ROOM_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O or 1/I: read aloud, typed on phones
 ROOM_LENGTH = 6
-MIN_RACERS, MAX_RACERS = 2, 8
-COUNTDOWN = timedelta(seconds=3)
 IDLE = timedelta(minutes=30)
 Status = RaceRoom.Status
 
@@ -71,19 +74,10 @@ def race_create(*, player, code: str = "") -> RaceRoom:
     raise RuntimeError("no free room code after ten draws")
 
 
-def race_room(*, room: str) -> RaceRoom:
-    """The room, after ending it if it sat idle too long and starting it if its instant came."""
-    with transaction.atomic():
-        found = _locked(room)
-        _expire_if_idle(found)
-        _begin_if_due(found)
-        return found
-
-
 def race_join(*, player, room: str) -> RaceRoom:
     """Join a lobby (2-8 players); joining again, or after the start, rejoins one's own entry."""
     with transaction.atomic():
-        found = _locked(room)
+        found = _found(room)
         if found.entries.filter(player=player).exists():
             return found
         _check_lobby(found)
@@ -104,7 +98,7 @@ def _enter(room: RaceRoom, player, now) -> None:
 def race_leave(*, player, room: str) -> RaceRoom:
     """Leave a lobby; once the countdown has begun a racer stays in (and may resign)."""
     with transaction.atomic():
-        found = _locked(room)
+        found = _found(room)
         _check_lobby(found)
         if not found.entries.filter(player=player).delete()[0]:
             raise RaceError("not_in_room")
@@ -117,7 +111,7 @@ def race_ready(*, player, room: str, ready) -> RaceRoom:
     if not isinstance(ready, bool):
         raise RaceError("bad_ready")
     with transaction.atomic():
-        found = _locked(room)
+        found = _found(room)
         _check_lobby(found)
         if not found.entries.filter(player=player).update(ready=ready):
             raise RaceError("not_in_room")
@@ -129,22 +123,26 @@ def race_ready(*, player, room: str, ready) -> RaceRoom:
         return found
 
 
-def race_begin(*, room: str) -> bool:
-    """At the start instant, create every racer's game; True if this call created them."""
+def race_begin_if_due(*, room: str) -> bool:
+    """Create every racer's game if the start instant has come and nobody has yet; True if
+    this call did. Of several callers at that instant, the one whose conditional update finds
+    the room still at the version it read begins the race; the others' update matches no row
+    (rooms.room_bump_if_unchanged)."""
     with transaction.atomic():
-        return _begin_if_due(_locked(room))
+        found = _found(room, locked=False)
+        if not _due(found) or not room_bump_if_unchanged(found):
+            return False
+        for entry in found.entries.select_related("player"):
+            entry.game = _race_game(entry.player, found)
+            entry.save(update_fields=["game"])
+        return True
 
 
-def _begin_if_due(room: RaceRoom) -> bool:
+def _due(room: RaceRoom) -> bool:
+    """Counting down, its start instant come, and no racer's game made yet."""
     if room.status != Status.RUNNING or room.starts_at > timezone.now():
         return False
-    if room.entries.filter(game__isnull=False).exists():
-        return False  # begun already, by another socket or process
-    for entry in room.entries.select_related("player"):
-        entry.game = _race_game(entry.player, room)
-        entry.save(update_fields=["game"])
-    room_bump(room)
-    return True
+    return not room.entries.filter(game__isnull=False).exists()
 
 
 def _race_game(player, room: RaceRoom) -> Game | None:
@@ -164,27 +162,35 @@ def _race_game(player, room: RaceRoom) -> Game | None:
 
 
 def race_expire_idle() -> int:
-    """End every room left idle for IDLE (see race_room); returns how many were looked at."""
+    """End every room left idle for IDLE (race_expire_if_idle); how many were looked at."""
     cutoff = timezone.now() - IDLE
     live = RaceRoom.objects.filter(status__in=[Status.LOBBY, Status.RUNNING])
     rooms = list(live.filter(touched_at__lt=cutoff).values_list("room", flat=True))
     for room in rooms:
-        race_room(room=room)
+        race_expire_if_idle(room=room)
     return len(rooms)
 
 
-def _expire_if_idle(room: RaceRoom) -> None:
-    cutoff = timezone.now() - IDLE
-    if room.status == Status.LOBBY and room.touched_at < cutoff:
-        room.status = Status.EXPIRED
+def race_expire_if_idle(*, room: str) -> None:
+    """End the room if it sat idle for IDLE: a lobby expires; a race ends its unfinished games
+    as resigned and finishes. Its page and its sockets ask this whenever they open the room."""
+    with transaction.atomic():
+        found = _found(room)
+        cutoff = timezone.now() - IDLE
+        if found.status == Status.LOBBY and found.touched_at < cutoff:
+            found.status = Status.EXPIRED
+            room_bump(found)
+        elif found.status == Status.RUNNING and _last_activity(found) < cutoff:
+            _race_abandoned(found)
+
+
+def _race_abandoned(room: RaceRoom) -> None:
+    for entry in room.entries.filter(game__status=Game.Status.OPEN).select_related("player"):
+        game_resign(player=entry.player, game_id=entry.game_id)
+    room.refresh_from_db()  # each resignation's result may have finished the race
+    if room.status == Status.RUNNING and not room_racing(room):
+        room.status, room.finished_at = Status.FINISHED, timezone.now()
         room_bump(room)
-    elif room.status == Status.RUNNING and _last_activity(room) < cutoff:
-        for entry in room.entries.filter(game__status=Game.Status.OPEN).select_related("player"):
-            game_resign(player=entry.player, game_id=entry.game_id)
-        room.refresh_from_db()  # each resignation's result may have finished the race
-        if room.status == Status.RUNNING and not room_racing(room):
-            room.status, room.finished_at = Status.FINISHED, timezone.now()
-            room_bump(room)
 
 
 def _last_activity(room: RaceRoom):
@@ -192,8 +198,10 @@ def _last_activity(room: RaceRoom):
     return max(room.touched_at, moves) if moves else room.touched_at
 
 
-def _locked(room: str) -> RaceRoom:
-    found = RaceRoom.objects.select_for_update().filter(room=room_parse(room=room)).first()
+def _found(room: str, *, locked: bool = True) -> RaceRoom:
+    """The room of a code as typed, its row locked unless `locked` is False."""
+    rooms = RaceRoom.objects.select_for_update() if locked else RaceRoom.objects.all()
+    found = rooms.filter(room=room_parse(room=room)).first()
     if found is None:
         raise RaceError("no_such_room")
     return found

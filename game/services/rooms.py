@@ -23,6 +23,20 @@ def room_bump(room: RaceRoom) -> None:
     publish_on_commit(race_group(room.room), {"type": "race.room", "version": room.version})
 
 
+def room_bump_if_unchanged(room: RaceRoom) -> bool:
+    """room_bump for one of several callers that read the room unlocked: one conditional
+    update moves it to its next version only if it is still at the version this caller read.
+    True for the caller whose update matched; the others' match no row, as every change to a
+    room bumps its version."""
+    now = timezone.now()
+    unchanged = RaceRoom.objects.filter(pk=room.pk, version=room.version)
+    if not unchanged.update(version=room.version + 1, touched_at=now):
+        return False
+    room.version, room.touched_at = room.version + 1, now
+    publish_on_commit(race_group(room.room), {"type": "race.room", "version": room.version})
+    return True
+
+
 def race_result_recorded(*, result: Result) -> None:
     """A race game has its result: the room's table changed, and the last one ends the race."""
     entries = RaceEntry.objects.filter(game_id=result.game_id)

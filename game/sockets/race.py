@@ -1,14 +1,10 @@
 """A race room: /ws/race/<ROOM>/. Anyone may follow a room; logged-in players join, get
 ready and race. The race itself is played over the play socket, on the racer's race game."""
 
-import asyncio
-import datetime
-
-from django.utils import timezone
-
 from game.domain.errors import RaceError
 from game.runtime import presence
-from game.selectors.races import race_snapshot, view_progress
+from game.runtime.races import race_clock
+from game.selectors.races import race_room_snapshot, view_progress
 from game.services import game_group, races
 from game.services.groups import race_group
 from game.sockets.base import CLOSE_NOT_FOUND
@@ -21,8 +17,8 @@ class RaceConsumer(PublicSocket):
     version), and each racer's progress as their games move: it follows the racers' game
     groups and passes on only what rivals may see (race_view.view_progress).
 
-    Each socket also waits for the start instant and then creates the race games (the first
-    to get there does it, on whatever process it runs; the others find them made).
+    A room it shows counting down goes to its process's race clock (game.runtime.races), which
+    times the start once for all the room's sockets.
     """
 
     kind = "race"
@@ -34,18 +30,14 @@ class RaceConsumer(PublicSocket):
         except RaceError as error:
             return await self.refuse(error, CLOSE_NOT_FOUND)
         self.following: dict[int, int] = {}  # game id -> its racer's id
-        self.sent, self.timer = -1, None
+        self.sent = -1
         await self.listen(race_group(self.room))
         try:
-            snapshot = await db(_room_state)(self.room)
+            snapshot = await db(_room_opened)(self.room)
         except RaceError as error:
             return await self.refuse(error, CLOSE_NOT_FOUND)
         await self.accept()
         await self._send(snapshot)
-
-    async def disconnect(self, code: int) -> None:
-        if self.__dict__.get("timer"):
-            self.timer.cancel()
 
     async def join(self, frame: dict) -> None:
         self.require_login()
@@ -64,7 +56,7 @@ class RaceConsumer(PublicSocket):
         await self.send_room()
 
     async def send_room(self, frame: dict | None = None) -> None:
-        await self._send(await db(_room_state)(self.room))
+        await self._send(await db(race_room_snapshot)(room=self.room))
 
     async def race_room(self, message: dict) -> None:
         """The room changed (after its commit): send it, unless this socket already has it."""
@@ -98,20 +90,10 @@ class RaceConsumer(PublicSocket):
         self.sent = max(self.sent, snapshot["version"])
         me = self.user.pk if self.user.is_authenticated else None
         await self.send_json({"type": "room", **snapshot, "me": me})
-        self._wait_for_start(snapshot)
-
-    def _wait_for_start(self, snapshot: dict) -> None:
-        if snapshot["status"] != "running" or snapshot["started"] or self.timer:
-            return
-        starts_at = datetime.datetime.fromisoformat(snapshot["starts_at"])
-        delay = max(0.0, (starts_at - timezone.now()).total_seconds())
-        self.timer = asyncio.get_running_loop().create_task(self._begin_after(delay))
-
-    async def _begin_after(self, delay: float) -> None:
-        await asyncio.sleep(delay)
-        # The games' creation is published to the room, to this socket too.
-        await db(races.race_begin)(room=self.room)
+        race_clock.time_start(snapshot)  # the games' creation comes back as a room change
 
 
-def _room_state(room: str) -> dict:
-    return race_snapshot(room=races.race_room(room=room))
+def _room_opened(room: str) -> dict:
+    """The room as it is shown, once a room that sat idle too long has been ended."""
+    races.race_expire_if_idle(room=room)
+    return race_room_snapshot(room=room)

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from game.domain.errors import GameError, RaceError
-from game.selectors.races import race_snapshot
+from game.selectors.races import race_room_snapshot
 from game.services import races
 from game.web.problems import problem
 
@@ -47,15 +47,16 @@ def race_find(request: HttpRequest) -> HttpResponse:
 @require_GET
 def race_room(request: HttpRequest, room: str) -> HttpResponse:
     try:
-        found = races.race_room(room=room)
+        found = races.room_parse(room=room)
+        races.race_expire_if_idle(room=found)
     except RaceError as error:
         return problem(request, 404, _("No such race"), error.message)
-    if found.room != room:
-        return redirect("race_room", room=found.room)
-    race, labels = race_snapshot(room=found), race_labels()
+    if found != room:
+        return redirect("race_room", room=found)
+    race, labels = race_room_snapshot(room=found), race_labels()
     for entry in race["entries"]:  # what the page shows before its script runs
         entry |= {"label": labels[entry["state"]], "cleared": 25 - entry["heart_left"]}
-    context = {"race": race, "labels": labels, "ws_path": f"/ws/race/{found.room}/"}
+    context = {"race": race, "labels": labels, "ws_path": f"/ws/race/{found}/"}
     return render(request, "race/room.html", context)
 
 

@@ -128,7 +128,7 @@ def raced(player, rival, code="HH1-N-AAAAAAF") -> RaceRoom:
     race_ready(player=player, room=room.room, ready=True)
     race_ready(player=rival, room=room.room, ready=True)
     RaceRoom.objects.filter(pk=room.pk).update(starts_at=timezone.now())
-    services.races.race_begin(room=room.room)
+    services.races.race_begin_if_due(room=room.room)
     return RaceRoom.objects.get(pk=room.pk)
 
 

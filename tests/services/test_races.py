@@ -3,9 +3,12 @@ instant, and idle rooms ending."""
 
 import datetime
 import io
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.utils import timezone
 
 from game import daily, services
@@ -100,12 +103,18 @@ def test_a_player_with_an_unfinished_ranked_game_of_the_deal_cannot_race_it(play
     refused("ranked_open", races.race_create, player=rival, code=CODE)
 
 
-def started_race(player, rival, code=""):
+def start_instant_come(player, rival, code="") -> RaceRoom:
+    """A room of two ready racers whose start instant has come; nothing has begun it yet."""
     room = races.race_create(player=player, code=code)
     races.race_join(player=rival, room=room.room)
     ready_all(room, [player, rival])
     RaceRoom.objects.filter(pk=room.pk).update(starts_at=timezone.now())
-    assert races.race_begin(room=room.room)
+    return RaceRoom.objects.get(pk=room.pk)
+
+
+def started_race(player, rival, code=""):
+    room = start_instant_come(player, rival, code)
+    assert races.race_begin_if_due(room=room.room)
     return RaceRoom.objects.get(pk=room.pk)
 
 
@@ -114,11 +123,66 @@ def test_the_games_start_at_the_rooms_instant_unranked_and_end_an_unfinished_gam
 ):
     earlier = services.game_open(player=rival, code=CODE)
     room = started_race(player, rival, CODE)
-    assert not races.race_begin(room=room.room)  # made once, whoever comes next
+    assert not races.race_begin_if_due(room=room.room)  # made once, whoever comes next
     games = Game.objects.filter(race_entry__room=room)
     assert {g.started_at for g in games} == {room.starts_at}
     assert not any(g.ranked for g in games) and all(g.status == "open" for g in games)
     assert Game.objects.get(pk=earlier.pk).status == "resigned"
+
+
+def test_a_race_begins_at_its_instant_and_not_before(player, rival):
+    room = races.race_create(player=player)
+    assert not races.race_begin_if_due(room=room.room)  # a lobby
+    races.race_join(player=rival, room=room.room)
+    ready_all(room, [player, rival])
+    assert not races.race_begin_if_due(room=room.room)  # counting down
+    assert not Game.objects.filter(race_entry__room=room).exists()
+    refused("no_such_room", races.race_begin_if_due, room="ZZZZZZ")
+
+
+def test_of_two_callers_who_read_the_room_at_its_instant_the_first_to_update_it_begins_it(
+    player, rival, monkeypatch
+):
+    room = start_instant_come(player, rival)
+    due, other_caller, others_outcome = races._due, [races.race_begin_if_due], []
+
+    def due_then_the_other_caller_comes(found):
+        answer = due(found)  # this caller has read the room: due, at version v
+        while other_caller:  # the other reads it at v too, and updates it first
+            others_outcome.append(other_caller.pop()(room=found.room))
+        return answer
+
+    monkeypatch.setattr(races, "_due", due_then_the_other_caller_comes)
+    assert races.race_begin_if_due(room=room.room) is False  # its update matched no row
+    assert others_outcome == [True]
+    assert Game.objects.filter(code=room.code).count() == 2  # one game each, made once
+    assert RaceRoom.objects.get(pk=room.pk).version == room.version + 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_eight_callers_at_the_start_instant_at_once_begin_the_race_once(
+    player, rival, monkeypatch
+):
+    room, callers = start_instant_come(player, rival), 8
+    due, all_read = races._due, threading.Barrier(callers)
+
+    def due_once_every_caller_has_read(found):
+        answer = due(found)
+        all_read.wait(timeout=10)  # every caller has read the room before any updates it
+        return answer
+
+    def begin() -> bool:
+        try:
+            return races.race_begin_if_due(room=room.room)
+        finally:
+            connection.close()
+
+    monkeypatch.setattr(races, "_due", due_once_every_caller_has_read)
+    with ThreadPoolExecutor(callers) as pool:
+        begun = list(pool.map(lambda _: begin(), range(callers)))
+    assert begun.count(True) == 1
+    assert Game.objects.filter(code=room.code).count() == 2
 
 
 def test_racing_a_past_daily_deal_is_practice(player, rival):
@@ -167,7 +231,7 @@ def test_an_idle_lobby_expires(player, rival):
     room = races.race_create(player=player)
     RaceRoom.objects.filter(pk=room.pk).update(touched_at=timezone.now() - races.IDLE * 2)
     assert races.race_expire_idle() == 1
-    assert races.race_room(room=room.room).status == "expired"
+    assert RaceRoom.objects.get(pk=room.pk).status == "expired"
     refused("race_over", races.race_join, player=rival, room=room.room)
 
 
@@ -184,7 +248,8 @@ def test_an_idle_race_ends_its_unfinished_games_and_finishes(player, rival):
     room = started_race(player, rival)
     long_ago = timezone.now() - races.IDLE * 2
     RaceRoom.objects.filter(pk=room.pk).update(touched_at=long_ago)
-    assert races.race_room(room=room.room).status == "finished"
+    races.race_expire_if_idle(room=room.room)
+    assert RaceRoom.objects.get(pk=room.pk).status == "finished"
     assert set(Game.objects.filter(race_entry__room=room).values_list("status", flat=True)) == {
         "resigned"
     }
@@ -195,7 +260,8 @@ def test_a_race_still_being_played_is_not_idle(player, rival):
     game = Game.objects.get(race_entry__room=room, player=player)
     RaceRoom.objects.filter(pk=room.pk).update(touched_at=timezone.now() - races.IDLE * 2)
     services.game_tap(player=player, game_id=game.pk, seq=1, target="stock")
-    assert races.race_room(room=room.room).status == "running"
+    races.race_expire_if_idle(room=room.room)
+    assert RaceRoom.objects.get(pk=room.pk).status == "running"
 
 
 def test_a_racer_may_open_the_rooms_deal_only_from_the_start_instant(player, rival):
@@ -205,7 +271,7 @@ def test_a_racer_may_open_the_rooms_deal_only_from_the_start_instant(player, riv
     ready_all(room, [player, rival])  # counting down: the deal is still nobody's
     refused("race_lobby", rooms.race_lobby_check, player=player, code=CODE)
     RaceRoom.objects.filter(pk=room.pk).update(starts_at=timezone.now())
-    races.race_begin(room=room.room)
+    races.race_begin_if_due(room=room.room)
     rooms.race_lobby_check(player=rival, code=CODE)  # the race game opens now
     rooms.race_lobby_check(player=rival, code="HH1-N-AAAAAAD")  # never another deal
 

@@ -258,7 +258,7 @@ def _started(room, *racers) -> None:
     for racer in racers:
         races.race_ready(player=racer, room=room.room, ready=True)
     RaceRoom.objects.filter(pk=room.pk).update(starts_at=timezone.now())
-    races.race_begin(room=room.room)
+    races.race_begin_if_due(room=room.room)
 
 
 @database_sync_to_async

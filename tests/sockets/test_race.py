@@ -7,9 +7,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.test import Client
+from django.utils import timezone
 
 import h2h_site.asgi
-from game.models import Game, Result
+from game.models import Game, RaceRoom, Result
+from game.runtime import races as runtime_races
 from game.services import races
 from game.services.groups import player_group
 from game.sockets.base import CLOSE_LOGGED_OUT
@@ -121,6 +123,47 @@ async def test_two_players_race_a_deal_to_the_end(
     assert await _ranked_results() == 0  # a race never touches the daily ranking
     for socket in (ann, bea, ann_board, bea_board):
         await socket.disconnect()
+
+
+async def test_every_socket_of_a_room_in_one_process_shares_one_timer_of_its_start(
+    player, rival, player_cookie, rival_cookie, monkeypatch
+):
+    begins = []
+
+    def counted(*, room):
+        begins.append(races.race_begin_if_due(room=room))
+        return begins[-1]
+
+    monkeypatch.setattr(runtime_races, "race_begin_if_due", counted)
+    room = await new_room(player)
+    onlooker = await connect(f"/ws/race/{room}/")
+    ann, bea, started = await lobby_of_two(player_cookie, rival_cookie, room)
+    seen = await room_until(onlooker, lambda f: f["version"] >= started["version"])
+    assert entry(seen, "Ann")["game"] and begins == [True]  # three sockets, one timer
+    for socket in (ann, bea, onlooker):
+        await socket.disconnect()
+
+
+@database_sync_to_async
+def start_instant_passed(*players) -> str:
+    """A room of ready racers whose start instant passed with no process to time it."""
+    room = races.race_create(player=players[0])
+    for racer in players[1:]:
+        races.race_join(player=racer, room=room.room)
+    for racer in players:
+        races.race_ready(player=racer, room=room.room, ready=True)
+    RaceRoom.objects.filter(pk=room.pk).update(starts_at=timezone.now() - timedelta(seconds=5))
+    return room.room
+
+
+async def test_a_race_nobody_timed_begins_as_soon_as_a_socket_shows_it(player, rival):
+    room = await start_instant_passed(player, rival)
+    onlooker = await connect(f"/ws/race/{room}/")
+    shown = await frame_of(onlooker, "room")
+    assert shown["status"] == "running" and not any(e["game"] for e in shown["entries"])
+    begun = await room_until(onlooker, lambda f: all(e["game"] for e in f["entries"]))
+    assert begun["version"] == shown["version"] + 1
+    await onlooker.disconnect()
 
 
 async def test_a_racer_who_drops_rejoins_and_sees_the_race_as_it_is(

@@ -75,7 +75,7 @@ def test_a_finished_races_table_stays_at_its_link(player, rival):
     for racer in (player, rival):
         races.race_ready(player=racer, room=room.room, ready=True)
     RaceRoom.objects.filter(pk=room.pk).update(starts_at=room.touched_at)
-    races.race_begin(room=room.room)
+    races.race_begin_if_due(room=room.room)
     for racer in (rival, player):
         game = Game.objects.get(race_entry__room=room, player=racer)
         services.game_resign(player=racer, game_id=game.pk)
@@ -92,7 +92,7 @@ def test_a_racers_page_links_no_race_game_while_the_race_runs(player, rival):
     for racer in (player, rival):
         races.race_ready(player=racer, room=room.room, ready=True)
     RaceRoom.objects.filter(pk=room.pk).update(starts_at=room.touched_at)
-    races.race_begin(room=room.room)
+    races.race_begin_if_due(room=room.room)
     game = Game.objects.get(race_entry__room=room, player=rival)
     services.game_resign(player=rival, game_id=game.pk)  # out early; Ann races on
     page = Client().get("/players/Bea/").content.decode()
