@@ -69,11 +69,12 @@ test-sqlite:
 test-js:
 	@if command -v node >/dev/null 2>&1; then node --test tests/js/*.test.js; fi
 
-# The services, sockets and web tests again on PostgreSQL + Redis, and the system tests needing them
-# (the deployment kit behind nginx among them).
+# Every test folder that touches the database or the channel layer again on PostgreSQL + Redis,
+# and the system tests needing them (the deployment kit behind nginx among them).
+SCALED_TESTS := $(wildcard tests/storage tests/selectors tests/services tests/runtime \
+    tests/sockets tests/web tests/system)
 test-scaled:
-	H2H_DATABASE_URL=$(PG_URL) H2H_REDIS_URL=$(REDIS_URL) $(PY) -m pytest -q \
-	    tests/services tests/sockets tests/web tests/system \
+	H2H_DATABASE_URL=$(PG_URL) H2H_REDIS_URL=$(REDIS_URL) $(PY) -m pytest -q $(SCALED_TESTS) \
 	    -m "not e2e and (not slow or postgres or redis)"
 
 # The long reliability runs behind docs/reliability.md (about 20 minutes; not part of `make test`).

@@ -1,9 +1,10 @@
 """Shared test set-up: the scaled set-up's services are required in CI and optional elsewhere.
 
 Tests marked `postgres` or `redis` need H2H_DATABASE_URL / H2H_REDIS_URL. `make test` runs
-the suite on SQLite and then, in CI, the services, sockets, web and system tests again with
-both set, so in CI such a test is left out of the SQLite pass (it runs in the second) and never
-skipped. The site's fixtures (players, cookies, winnable codes) live in tests/site.py.
+the suite on SQLite and then, in CI, every test folder that touches the database or the channel
+layer again with both set (the Makefile's SCALED_TESTS), so in CI such a test is left out of the
+SQLite pass (it runs in the second) and never skipped. The site's fixtures (players, cookies,
+winnable codes) live in tests/site.py.
 """
 
 import os
