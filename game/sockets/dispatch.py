@@ -4,8 +4,9 @@ because Channels' own spend time on every message that these sockets need not sp
 - Channels reads a consumer's sources (the client's frames, the channel layer's messages)
   with `await_many_dispatch`, which makes a task and an `asyncio.wait` over them for every
   message: 6 % of a daphne's time at saturation (py-spy, play only, 50 players;
-  docs/performance.md, "Second round"). Here one reader per source runs for the socket's whole
-  life; the handlers still run one at a time, in the order their messages arrive.
+  docs/performance.md, "Second round: three references, profiled"). Here one reader per
+  source runs for the socket's whole life; the handlers still run one at a time, in the order
+  their messages arrive.
 - Channels' `dispatch` (4.2+) first runs `close_old_connections` on its sync thread: a thread
   round trip per message, a third of the echo's own time (docs/performance.md, "Channels'
   per-frame hop"). These sockets touch no connection of that thread: their database work runs
