@@ -16,11 +16,11 @@ from tests.site import (  # noqa: F401  (the site's fixtures, for every test fol
     before_midnight,
     deals_drawn,
     make_player,
+    on_socket,
     player,
     player_cookie,
     rival,
     rival_cookie,
-    way,
     winnable,
 )
 
@@ -70,7 +70,8 @@ def _par_searches_end_with_their_test(request):
     flushed, it cannot store its par in the next test's database, whose game of that code
     would then find the par stored and never push it."""
     marker = request.node.get_closest_marker("django_db")
-    if marker is None or not marker.kwargs.get("transaction"):
+    marked = marker is not None and marker.kwargs.get("transaction")
+    if not marked and "transactional_db" not in request.fixturenames:
         yield
         return
     request.getfixturevalue("transactional_db")  # set up first, so torn down after the wait

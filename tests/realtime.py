@@ -47,7 +47,7 @@ async def frame_of(socket, kind: str, timeout: float = 5) -> dict:
 def resign_now(player, code: str) -> int:
     """Open the player's game of `code` and resign it at once: a result, committed. Its id."""
     game = services.game_open(player=player, code=code)
-    services.game_resign(player=player, game_id=game.pk)
+    services.game_resign(game=services.LockedGame(game.pk), player=player)
     return game.pk
 
 
@@ -60,7 +60,11 @@ def play(player, game_id: int, actions, first_seq: int = 1) -> None:
     selected = None  # a selection lives in the socket's memory: carry it from tap to tap
     for seq, action in enumerate(actions, start=first_seq):
         reply = services.game_tap(
-            player=player, game_id=game_id, seq=seq, target=action, selected=selected
+            game=services.LockedGame(game_id),
+            player=player,
+            seq=seq,
+            target=action,
+            selected=selected,
         )
         selected = reply.state.selected
 

@@ -5,7 +5,6 @@ tests/conftest.py offers the fixtures to every test folder."""
 import asyncio
 import datetime
 import re
-from types import SimpleNamespace
 
 import pytest
 import time_machine
@@ -182,24 +181,24 @@ def before_midnight(settings):
         yield clock
 
 
-class SocketActions:
-    """The play actions as a socket makes them (services.live_*, then live_publish), on the
-    game opened as its socket opens it: the use cases' tests call these and the pages' alike."""
+class SocketPlay:
+    """The play use cases as a player's socket makes them: on the game in memory that a socket
+    of its code opens (services.live_open), then told to its other listeners (live_publish)."""
 
     def start(self, **arguments):
-        return self._made(services.live_start, **arguments)
+        return self._made(services.game_start, **arguments)
 
     def tap(self, **arguments):
-        return self._made(services.live_tap, **arguments)
+        return self._made(services.game_tap, **arguments)
 
     def undo(self, **arguments):
-        return self._made(services.live_undo, **arguments)
+        return self._made(services.game_undo, **arguments)
 
     def resign(self, **arguments):
-        return self._made(services.live_resign, **arguments)
+        return self._made(services.game_resign, **arguments)
 
     def set_help(self, **arguments):
-        return self._made(services.live_set_help, **arguments)
+        return self._made(services.game_set_help, **arguments)
 
     @staticmethod
     def _made(action, **arguments):
@@ -211,29 +210,15 @@ async def _made_on_its_socket(action, *, player, game_id: int, **arguments):
     live = await services.live_open(player=player, code=code, channel="test-socket")
     try:
         assert live.id == game_id, "the socket of a code shows the player's latest game of it"
-        reply = await action(live, player=player, **arguments)
+        reply = await action(game=live, player=player, **arguments)
         await services.live_publish(live, reply, origin="test-socket")
         return reply
     finally:
         services.live_close(live, channel="test-socket")
 
 
-PAGE_ACTIONS = SimpleNamespace(
-    start=services.game_start,
-    tap=services.game_tap,
-    undo=services.game_undo,
-    resign=services.game_resign,
-    set_help=services.game_set_help,
-)
-
-
-@pytest.fixture(
-    params=[
-        pytest.param("socket", marks=pytest.mark.django_db(transaction=True)),
-        "page",
-    ]
-)
-def way(request):
-    """Each play action the way a socket makes it, then the way a page or a race does: one
-    path, reached from the event loop or from the caller's transaction."""
-    return SocketActions() if request.param == "socket" else PAGE_ACTIONS
+@pytest.fixture
+def on_socket(transactional_db):
+    """Each play action as a player's socket makes it. Its game lives on a database thread's
+    connection, which sees only what is committed: the test's database is transactional."""
+    return SocketPlay()

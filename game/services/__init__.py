@@ -20,13 +20,9 @@ from game.services.live import (
     live_par_heard,
     live_publish,
     live_reload,
-    live_resign,
-    live_set_help,
-    live_start,
-    live_tap,
-    live_undo,
 )
 from game.services.moves import (
+    LockedGame,
     game_new,
     game_resign,
     game_set_help,
@@ -39,6 +35,7 @@ from game.services.results import result_rank
 
 __all__ = [
     "LiveGame",
+    "LockedGame",
     "Reply",
     "game_daily_open",
     "game_group",
@@ -59,10 +56,5 @@ __all__ = [
     "live_par_heard",
     "live_publish",
     "live_reload",
-    "live_resign",
-    "live_set_help",
-    "live_start",
-    "live_tap",
-    "live_undo",
     "result_rank",
 ]

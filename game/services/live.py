@@ -130,31 +130,6 @@ def live_heard(live: LiveGame, message: dict) -> bool:
     return message.get("count", live.count) >= live.count
 
 
-async def live_start(live: LiveGame, *, player, seq: int) -> Reply:
-    """Start a ranked daily game's clock now and show its deal; a started game's state again."""
-    return await play.played(live, player, seq, play.Start())
-
-
-async def live_tap(live: LiveGame, *, player, seq: int, target, selected=None) -> Reply:
-    """Tap a target; a pair is stored as two actions (the selected target, then `target`)."""
-    return await play.played(live, player, seq, play.Tap(play.parsed_target(target), selected))
-
-
-async def live_undo(live: LiveGame, *, player, seq: int) -> Reply:
-    """Take back the last move; GameError("cannot_undo") if there is none."""
-    return await play.played(live, player, seq, play.Undo())
-
-
-async def live_resign(live: LiveGame, *, player, seq: int) -> Reply:
-    """End the game as resigned; its result is what the log shows now."""
-    return await play.played(live, player, seq, play.Resign())
-
-
-async def live_set_help(live: LiveGame, *, player, seq: int, on, selected=None) -> Reply:
-    """Turn placement help on or off; stored only when it changes the game's state."""
-    return await play.played(live, player, seq, play.SetHelp(play.help_setting(on), selected))
-
-
 async def live_publish(live: LiveGame, reply: Reply, *, origin: str) -> None:
     """Tell the game's other listeners (other tabs, spectators) about a stored action.
 

@@ -1,9 +1,15 @@
-"""The pages' and races' way through the one play sequence (play.played), in the caller's thread.
+"""The play use cases, and the pages' and races' way to the database.
 
-Each action is one transaction: lock the game's row, read it and replay its log, then the
-sequence's steps; the game's listeners hear of it after commit. The lock serialises the
-writers of this connection's kind; a socket's write made meanwhile on a stale log matches no
-row (play.py).
+Start, tap, undo, resign and help each have one entry point, `game_<action>`, whichever way its
+game reaches the database (play.Way): a socket's game kept in memory (live.LiveGame), whose
+use cases are awaited, or a page's or a race's, locked in the caller's transaction
+(`LockedGame`), whose use cases return at once. Either way the action goes through the one
+sequence, play.played.
+
+A locked game's action is one transaction (a savepoint in the caller's): lock the game's row,
+read it and replay its log, then the sequence's steps; the game's listeners hear of it after
+commit. The lock serialises the writers of this connection's kind; a socket's write made
+meanwhile on a stale log matches no row (play.py).
 """
 
 from collections.abc import AsyncIterator, Coroutine
@@ -16,42 +22,42 @@ from game.domain.deal_codes import code_fresh
 from game.domain.errors import GameError
 from game.models import Game
 from game.services import play
-from game.services.play import Reply, StoredGame, Write
+from game.services.play import Ran, Reply, StoredGame, Way, Write
 from game.services.publish import game_publish
 
 
-def game_start(*, player, game_id: int, seq: int, origin: str = "") -> Reply:
+def game_start(*, game: Way[Ran], player, seq: int) -> Ran:
     """Start a ranked daily game's clock now and show its deal; a started game's state again."""
-    return play.played(LockedGame(game_id, origin), player, seq, play.Start())
+    return play.played(game, player, seq, play.Start())
 
 
-def game_tap(*, player, game_id: int, seq: int, target, selected=None, origin: str = "") -> Reply:
-    """Tap a target; a pair is stored as two actions (the selected target, then `target`)."""
-    action = play.Tap(play.parsed_target(target), selected)
-    return play.played(LockedGame(game_id, origin), player, seq, action)
+def game_tap(*, game: Way[Ran], player, seq: int, target, selected=None) -> Ran:
+    """Tap a target; a pair is stored as two actions (the selected target, then `target`).
+    `selected` is the socket's selection, kept in its memory: a selection is never stored."""
+    return play.played(game, player, seq, play.Tap(play.parsed_target(target), selected))
 
 
-def game_undo(*, player, game_id: int, seq: int, origin: str = "") -> Reply:
+def game_undo(*, game: Way[Ran], player, seq: int) -> Ran:
     """Take back the last move; GameError("cannot_undo") if there is none."""
-    return play.played(LockedGame(game_id, origin), player, seq, play.Undo())
+    return play.played(game, player, seq, play.Undo())
 
 
-def game_resign(*, player, game_id: int, seq: int | None = None, origin: str = "") -> Reply:
-    """End the game as resigned; its result is what the log shows now."""
-    return play.played(LockedGame(game_id, origin), player, seq, play.Resign())
+def game_resign(*, game: Way[Ran], player, seq: int | None = None) -> Ran:
+    """End the game as resigned; its result is what the log shows now. A page's action has
+    no seq (None): it is always new."""
+    return play.played(game, player, seq, play.Resign())
 
 
-def game_set_help(*, player, game_id: int, seq: int, on, selected=None, origin: str = "") -> Reply:
+def game_set_help(*, game: Way[Ran], player, seq: int, on, selected=None) -> Ran:
     """Turn placement help on or off; stored only when it changes the game's state."""
-    action = play.SetHelp(play.help_setting(on), selected)
-    return play.played(LockedGame(game_id, origin), player, seq, action)
+    return play.played(game, player, seq, play.SetHelp(play.help_setting(on), selected))
 
 
 def game_new(*, player, ending_game_id: int | None = None) -> str:
     """A fresh random code; first ends the player's unfinished game `ending_game_id`, if any."""
     if ending_game_id is not None:
         try:
-            game_resign(player=player, game_id=ending_game_id)
+            game_resign(game=LockedGame(ending_game_id), player=player)
         except GameError as error:
             if error.code not in ("game_over", "day_over", "not_started"):
                 raise  # an unstarted ranked game is left waiting: its clock never ran
@@ -61,8 +67,8 @@ def game_new(*, player, ending_game_id: int | None = None) -> str:
 class LockedGame:
     """A game reached through its row, locked in the caller's transaction (play.Way)."""
 
-    def __init__(self, game_id: int, origin: str = "") -> None:
-        self.id, self.origin = game_id, origin  # origin: see publish.game_publish
+    def __init__(self, game_id: int) -> None:
+        self.id = game_id
 
     @asynccontextmanager
     async def turn(self) -> AsyncIterator[StoredGame]:
@@ -84,7 +90,7 @@ class LockedGame:
         return play.store(game, write, seq)  # the lock keeps the log as read: stored
 
     def lost(self) -> None:
-        """Never: the lock keeps other writers out until the transaction ends."""
+        """Nothing to note: each turn reads the row again."""
 
     def run(self, sequence: Coroutine[Any, Any, Reply]) -> Reply:
         """The sequence run to its end at once (none of this way's steps waits), then
@@ -92,7 +98,7 @@ class LockedGame:
         reply = _completed(sequence)
         if reply.news is not None:
             snapshot = {"view": reply.news["view"], "game": reply.news["game"]}
-            game_publish(game_id=self.id, event=reply.event, snapshot=snapshot, origin=self.origin)
+            game_publish(game_id=self.id, event=reply.event, snapshot=snapshot, origin="")
         return reply
 
 

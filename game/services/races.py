@@ -25,7 +25,7 @@ from game.domain.deal_codes import code_fresh, code_parse
 from game.domain.errors import RaceError
 from game.models import Action, DailyDeal, Game, RaceEntry, RaceRoom
 from game.selectors.races import COUNTDOWN, MAX_RACERS, MIN_RACERS
-from game.services import game_resign
+from game.services import LockedGame, game_resign
 from game.services.rooms import room_bump, room_bump_if_unchanged, room_racing
 from game.services.spectators import spectator_opened_deal
 
@@ -154,7 +154,7 @@ def _race_game(player, room: RaceRoom) -> Game | None:
     for game in Game.objects.filter(player=player, code=room.code, status=Game.Status.OPEN):
         if game.ranked:
             return None
-        game_resign(player=player, game_id=game.pk)
+        game_resign(game=LockedGame(game.pk), player=player)
     deal = DailyDeal.objects.filter(code=room.code).first()
     return Game.objects.create(
         player=player, code=room.code, daily=deal, ranked=False, started_at=room.starts_at
@@ -186,7 +186,7 @@ def race_expire_if_idle(*, room: str) -> None:
 
 def _race_abandoned(room: RaceRoom) -> None:
     for entry in room.entries.filter(game__status=Game.Status.OPEN).select_related("player"):
-        game_resign(player=entry.player, game_id=entry.game_id)
+        game_resign(game=LockedGame(entry.game_id), player=entry.player)
     room.refresh_from_db()  # each resignation's result may have finished the race
     if room.status == Status.RUNNING and not room_racing(room):
         room.status, room.finished_at = Status.FINISHED, timezone.now()

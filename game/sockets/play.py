@@ -128,23 +128,23 @@ class PlayConsumer(Socket):
         await self.send_json({"type": "watchers", "count": message["count"]})
 
     async def _act(self, frame: dict, seq: int) -> services.Reply:
-        kind, live, player, selected = frame.get("type"), self.live, self.user, self.selected
+        kind, game, player, selected = frame.get("type"), self.live, self.user, self.selected
         if kind == "start":
-            return await services.live_start(live, player=player, seq=seq)
+            return await services.game_start(game=game, player=player, seq=seq)
         if kind == "tap":
             target = frame.get("target")
-            return await services.live_tap(
-                live, player=player, seq=seq, target=target, selected=selected
+            return await services.game_tap(
+                game=game, player=player, seq=seq, target=target, selected=selected
             )
         if kind == "settings":
             on = frame.get("placement_help")
-            return await services.live_set_help(
-                live, player=player, seq=seq, on=on, selected=selected
+            return await services.game_set_help(
+                game=game, player=player, seq=seq, on=on, selected=selected
             )
         if kind == "undo":
-            return await services.live_undo(live, player=player, seq=seq)
+            return await services.game_undo(game=game, player=player, seq=seq)
         if kind == "resign":
-            return await services.live_resign(live, player=player, seq=seq)
+            return await services.game_resign(game=game, player=player, seq=seq)
         raise GameError("unknown_type")
 
     async def _not_applied(self, error: GameError, seq: int, used: int) -> None:

@@ -24,10 +24,10 @@ def test_a_board_left_open_a_day_on_a_game_not_moved_since_is_not_playing_now(
         left = services.game_open(player=player, code=CODE)
         moved = services.game_open(player=rival, code=CODE)
         clock.shift(datetime.timedelta(hours=1))
-        services.game_tap(player=rival, game_id=moved.pk, seq=1, target="stock")
+        services.game_tap(game=services.LockedGame(moved.pk), player=rival, seq=1, target="stock")
     waiting = Game.objects.create(player=make_player("cai"), code="HH1-D-AAAAAAB", ranked=True)
     for channel, game in (("left", left), ("moved", moved), ("waiting", waiting)):
         presence_enter(channel=channel, kind="play", user_id=game.player_id, game_id=game.pk)
     assert playing_now() == 2  # the rival's board, and one on the start screen
-    services.game_tap(player=player, game_id=left.pk, seq=1, target="stock")
+    services.game_tap(game=services.LockedGame(left.pk), player=player, seq=1, target="stock")
     assert playing_now() == 3  # back to it: playing again

@@ -53,8 +53,8 @@ def sessions_of(user_id: int) -> int:
 
 def ranked_daily_resigned(player) -> None:
     game = services.game_daily_open(player=player)
-    services.game_start(player=player, game_id=game.pk, seq=1)
-    services.game_resign(player=player, game_id=game.pk)
+    services.game_start(game=services.LockedGame(game.pk), player=player, seq=1)
+    services.game_resign(game=services.LockedGame(game.pk), player=player)
 
 
 def logged_in(user) -> Client:
@@ -138,7 +138,7 @@ def test_a_race_goes_on_without_a_deleted_racer_and_ends_with_the_last_one(playe
     room.refresh_from_db()
     assert room.status == RaceRoom.Status.RUNNING
     assert list(room.entries.values_list("player", flat=True)) == [rival.pk]
-    services.game_resign(player=rival, game_id=room.entries.get().game_id)
+    services.game_resign(game=services.LockedGame(room.entries.get().game_id), player=rival)
     room.refresh_from_db()
     assert room.status == RaceRoom.Status.FINISHED
 
@@ -146,7 +146,7 @@ def test_a_race_goes_on_without_a_deleted_racer_and_ends_with_the_last_one(playe
 def test_a_race_whose_other_racers_have_finished_ends_when_the_last_one_leaves(player, rival):
     room = raced(player, rival)
     rival_game = RaceEntry.objects.get(room=room, player=rival).game_id
-    services.game_resign(player=rival, game_id=rival_game)
+    services.game_resign(game=services.LockedGame(rival_game), player=rival)
     version = RaceRoom.objects.get(pk=room.pk).version
     account_delete(user=player)
     room.refresh_from_db()

@@ -20,7 +20,7 @@ def account(name: str, email: str):
 
 def started_daily(player):
     game = services.game_daily_open(player=player)
-    services.game_start(player=player, game_id=game.pk, seq=1)
+    services.game_start(game=services.LockedGame(game.pk), player=player, seq=1)
     return game
 
 

@@ -79,8 +79,8 @@ def test_today_is_read_in_the_configured_time_zone(settings):
 def test_the_first_daily_game_is_ranked_and_later_ones_practice(today, player):
     first = services.game_daily_open(player=player)
     assert first.ranked and services.game_daily_open(player=player).pk == first.pk
-    services.game_start(player=player, game_id=first.pk, seq=1)
-    services.game_resign(player=player, game_id=first.pk)
+    services.game_start(game=services.LockedGame(first.pk), player=player, seq=1)
+    services.game_resign(game=services.LockedGame(first.pk), player=player)
     second = services.game_daily_open(player=player)
     assert second.pk != first.pk and not second.ranked
     info = services.game_snapshot(game=second)["game"]
@@ -98,12 +98,12 @@ def test_a_past_days_deal_is_practice(today, monkeypatch, player, rival):
 def test_a_ranked_daily_result_is_ranked_on_the_days_board(today, player, rival):
     games = [services.game_daily_open(player=p) for p in (player, rival)]
     for game in games:
-        services.game_start(player=game.player, game_id=game.pk, seq=1)
-    services.game_resign(player=player, game_id=games[0].pk)
+        services.game_start(game=services.LockedGame(game.pk), player=game.player, seq=1)
+    services.game_resign(game=services.LockedGame(games[0].pk), player=player)
     practice = services.game_daily_open(player=player)
-    reply = services.game_resign(player=player, game_id=practice.pk)
+    reply = services.game_resign(game=services.LockedGame(practice.pk), player=player)
     assert reply.game["result"]["board"] == "deal" and reply.game["result"]["of"] == 2
-    reply = services.game_resign(player=rival, game_id=games[1].pk)
+    reply = services.game_resign(game=services.LockedGame(games[1].pk), player=rival)
     assert reply.game["result"] | {"board": "daily", "of": 2} == reply.game["result"]
     assert games[1].result.ranked
 
@@ -117,14 +117,14 @@ def refusal(action) -> str:
     return caught.value.code
 
 
-def test_the_ranked_game_shows_no_card_and_runs_no_clock_until_start(way, today, player):
+def test_the_ranked_game_shows_no_card_and_runs_no_clock_until_start(on_socket, today, player):
     game = services.game_daily_open(player=player)
     before = services.game_snapshot(game=game)
     assert before["game"] | {"started_at": None, "awaiting_start": True} == before["game"]
     assert before["view"]["heart"] is None and before["view"]["waste"]["top"] is None
     assert before["view"]["hints"] == [] and not reveals_stock(str(before), game.code)
     assert services.game_daily_open(player=player).started_at is None  # a reload starts nothing
-    reply = way.start(player=player, game_id=game.pk, seq=1)
+    reply = on_socket.start(player=player, game_id=game.pk, seq=1)
     game.refresh_from_db()
     assert reply.event == "start" and reply.game["started_at"] == game.started_at.isoformat()
     assert abs(timezone.now() - game.started_at) < datetime.timedelta(seconds=5)
@@ -133,32 +133,34 @@ def test_the_ranked_game_shows_no_card_and_runs_no_clock_until_start(way, today,
     assert reply.game["last_seq"] == 1 and game.action_count == 0
 
 
-def test_every_action_before_the_start_is_refused_not_started(way, today, player):
+def test_every_action_before_the_start_is_refused_not_started(on_socket, today, player):
     game = services.game_daily_open(player=player)
     for action in (
-        lambda: way.tap(player=player, game_id=game.pk, seq=1, target="stock"),
-        lambda: way.undo(player=player, game_id=game.pk, seq=1),
-        lambda: way.resign(player=player, game_id=game.pk, seq=1),
-        lambda: way.set_help(player=player, game_id=game.pk, seq=1, on=False),
+        lambda: on_socket.tap(player=player, game_id=game.pk, seq=1, target="stock"),
+        lambda: on_socket.undo(player=player, game_id=game.pk, seq=1),
+        lambda: on_socket.resign(player=player, game_id=game.pk, seq=1),
+        lambda: on_socket.set_help(player=player, game_id=game.pk, seq=1, on=False),
     ):
         assert refusal(action) == "not_started"
     game.refresh_from_db()
     assert (game.status, game.last_seq, game.action_count, game.started_at) == ("open", 0, 0, None)
 
 
-def test_start_on_a_started_game_replies_its_state_and_changes_nothing(way, today, player):
+def test_start_on_a_started_game_replies_its_state_and_changes_nothing(on_socket, today, player):
     game = services.game_daily_open(player=player)
-    way.start(player=player, game_id=game.pk, seq=1)
-    way.tap(player=player, game_id=game.pk, seq=2, target="stock")
+    on_socket.start(player=player, game_id=game.pk, seq=1)
+    on_socket.tap(player=player, game_id=game.pk, seq=2, target="stock")
     started_at = Game.objects.get(pk=game.pk).started_at
-    again = way.start(player=player, game_id=game.pk, seq=3)
+    again = on_socket.start(player=player, game_id=game.pk, seq=3)
     assert again.event == "start" and again.state.moves == 1 and again.game["last_seq"] == 2
     assert Game.objects.get(pk=game.pk).started_at == started_at
 
 
 def test_another_players_start_is_refused(today, player, rival):
     game = services.game_daily_open(player=player)
-    start = lambda: services.game_start(player=rival, game_id=game.pk, seq=1)  # noqa: E731
+    start = lambda: services.game_start(  # noqa: E731
+        game=services.LockedGame(game.pk), player=rival, seq=1
+    )
     assert refusal(start) == "not_your_game"
     assert Game.objects.get(pk=game.pk).started_at is None
 
@@ -166,8 +168,8 @@ def test_another_players_start_is_refused(today, player, rival):
 def test_only_the_ranked_attempt_waits_for_start(today, monkeypatch, player, rival):
     normal = services.game_open(player=player, code="HH1-N-AAAAAAC")
     ranked = services.game_daily_open(player=player)
-    services.game_start(player=player, game_id=ranked.pk, seq=1)
-    services.game_resign(player=player, game_id=ranked.pk, seq=2)
+    services.game_start(game=services.LockedGame(ranked.pk), player=player, seq=1)
+    services.game_resign(game=services.LockedGame(ranked.pk), player=player, seq=2)
     practice = services.game_daily_open(player=player)
     monkeypatch.setattr(daily, "daily_today", lambda: DAY + datetime.timedelta(days=1))
     past = services.game_open(player=rival, code=ranked.code)
@@ -187,13 +189,13 @@ def test_a_new_game_leaves_an_unstarted_ranked_game_waiting(today, player):
 
 
 def test_a_started_game_open_at_midnight_ends_resigned_and_ranked_at_midnight(
-    way, before_midnight, player
+    on_socket, before_midnight, player
 ):
     game = services.game_daily_open(player=player)
-    way.start(player=player, game_id=game.pk, seq=1)
-    way.tap(player=player, game_id=game.pk, seq=2, target="stock")
+    on_socket.start(player=player, game_id=game.pk, seq=1)
+    on_socket.tap(player=player, game_id=game.pk, seq=2, target="stock")
     before_midnight.move_to(before_midnight.midnight + datetime.timedelta(seconds=1))
-    tap = lambda seq: way.tap(player=player, game_id=game.pk, seq=seq, target="stock")  # noqa: E731
+    tap = lambda seq: on_socket.tap(player=player, game_id=game.pk, seq=seq, target="stock")  # noqa: E731
     assert refusal(lambda: tap(3)) == "day_over"
     assert refusal(lambda: tap(4)) == "day_over"  # and ever after
     game.refresh_from_db()
@@ -205,30 +207,41 @@ def test_a_started_game_open_at_midnight_ends_resigned_and_ranked_at_midnight(
     call_command("audit_results", stdout=io.StringIO())  # the replay agrees with the result
 
 
-def test_a_game_never_started_by_midnight_ends_with_no_result(way, before_midnight, player):
+def test_a_game_never_started_by_midnight_ends_with_no_result(on_socket, before_midnight, player):
     game = services.game_daily_open(player=player)
     before_midnight.move_to(before_midnight.midnight)
-    assert refusal(lambda: way.start(player=player, game_id=game.pk, seq=1)) == "day_over"
+    assert refusal(lambda: on_socket.start(player=player, game_id=game.pk, seq=1)) == "day_over"
     game.refresh_from_db()
     assert (game.status, game.started_at) == ("resigned", None)
     assert not Result.objects.exists()
     assert services.game_open(player=player, code=game.code).pk != game.pk  # practice now
 
 
-def test_a_game_finished_before_midnight_stays_as_it_was(way, before_midnight, player):
+def test_a_game_finished_before_midnight_stays_as_it_was(on_socket, before_midnight, player):
     game = services.game_daily_open(player=player)
-    way.start(player=player, game_id=game.pk, seq=1)
-    way.resign(player=player, game_id=game.pk, seq=2)
+    on_socket.start(player=player, game_id=game.pk, seq=1)
+    on_socket.resign(player=player, game_id=game.pk, seq=2)
     finished_at = Game.objects.get(pk=game.pk).finished_at
     before_midnight.move_to(before_midnight.midnight + datetime.timedelta(hours=1))
-    tap = lambda: way.tap(player=player, game_id=game.pk, seq=3, target="stock")  # noqa: E731
+    tap = lambda: on_socket.tap(player=player, game_id=game.pk, seq=3, target="stock")  # noqa: E731
     assert refusal(tap) == "game_over"
     assert Game.objects.get(pk=game.pk).finished_at == finished_at
 
 
+def test_a_new_game_after_midnight_ends_the_ranked_game_at_midnight(before_midnight, player):
+    """A page's way in: the day's end it meets is kept, though its resignation is refused."""
+    game = services.game_daily_open(player=player)
+    services.game_start(game=services.LockedGame(game.pk), player=player, seq=1)
+    before_midnight.move_to(before_midnight.midnight + datetime.timedelta(seconds=1))
+    services.game_new(player=player, ending_game_id=game.pk)
+    game.refresh_from_db()
+    assert game.status == "resigned" and game.finished_at == before_midnight.midnight
+    assert Result.objects.get(game=game).finished_at == before_midnight.midnight
+
+
 def test_expire_dailies_ends_the_days_leftovers(before_midnight, player, rival, make_player):
     started, unstarted = (services.game_daily_open(player=p) for p in (player, rival))
-    services.game_start(player=player, game_id=started.pk, seq=1)
+    services.game_start(game=services.LockedGame(started.pk), player=player, seq=1)
     services.game_open(player=make_player("cal"), code="HH1-N-AAAAAAC")  # not ranked: left
     call_command("expire_dailies")
     assert Game.objects.filter(status="open").count() == 3  # the day is not over yet

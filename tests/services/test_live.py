@@ -1,8 +1,10 @@
 """Live games (game.services.live): the state in memory never outranks the stored log.
 
-A second process is played by a second LiveGame of the same game, loaded on its own; a page or
-another server writing meanwhile by the synchronous services.
+A second process is played by a second LiveGame of the same game, loaded on its own; a page
+writing meanwhile by the same use cases on the game's locked row (services.LockedGame).
 """
+
+import asyncio
 
 import pytest
 from channels.db import database_sync_to_async
@@ -34,7 +36,7 @@ async def elsewhere(game_id: int):
 
 async def test_a_tap_that_stores_nothing_writes_nothing(player):
     game = await opened(player)
-    reply = await services.live_tap(game, player=player, seq=1, target=25)
+    reply = await services.game_tap(game=game, player=player, seq=1, target=25)
     assert reply.event == "selected" and reply.game is None and reply.news is None
     assert await game_log(game.id) == (0, 0, [])
     services.live_close(game, channel="tab-1")
@@ -42,7 +44,7 @@ async def test_a_tap_that_stores_nothing_writes_nothing(player):
 
 async def test_a_move_is_stored_before_its_reply(player):
     game = await opened(player)
-    reply = await services.live_tap(game, player=player, seq=1, target="stock")
+    reply = await services.game_tap(game=game, player=player, seq=1, target="stock")
     assert reply.event == "draw" and reply.game["last_seq"] == 1
     assert await game_log(game.id) == (1, 1, ["stock"])
     assert reply.news["count"] == 1 and reply.news["view"]["selected"] is None
@@ -52,10 +54,10 @@ async def test_a_move_is_stored_before_its_reply(player):
 async def test_two_processes_tapping_one_game_leave_one_valid_log(player):
     first = await opened(player)
     second = await elsewhere(first.id)
-    await services.live_tap(first, player=player, seq=1, target="stock")
-    reply = await services.live_tap(second, player=player, seq=2, target="stock")  # stale
+    await services.game_tap(game=first, player=player, seq=1, target="stock")
+    reply = await services.game_tap(game=second, player=player, seq=2, target="stock")  # stale
     assert reply.event == "draw" and reply.view["moves"] == 2
-    reply = await services.live_tap(first, player=player, seq=3, target="stock")  # stale too
+    reply = await services.game_tap(game=first, player=player, seq=3, target="stock")  # stale too
     assert reply.view["moves"] == 3 and reply.game["last_seq"] == 3
     last_seq, count, actions = await game_log(first.id)
     assert (last_seq, count, actions) == (3, 3, ["stock"] * 3)
@@ -64,12 +66,31 @@ async def test_two_processes_tapping_one_game_leave_one_valid_log(player):
     services.live_close(first, channel="tab-1")
 
 
+async def test_processes_tapping_one_game_at_once_store_each_move_once(player):
+    first = await opened(player)
+    games = [first, *[await elsewhere(first.id) for _ in range(7)]]
+
+    async def draw(game, seq):
+        try:
+            return await services.game_tap(game=game, player=player, seq=seq, target="stock")
+        except GameError as error:
+            return error.code
+
+    replies = await asyncio.gather(*(draw(g, seq) for seq, g in enumerate(games, start=1)))
+    errors = [reply for reply in replies if isinstance(reply, str)]
+    last_seq, count, actions = await game_log(first.id)
+    assert count == 8 - len(errors) >= 1 and actions == ["stock"] * count
+    assert set(errors) <= {"duplicate_seq"}
+    assert engine.replay(CODE, actions, key=settings.DEAL_KEY).moves == count
+    services.live_close(first, channel="tab-1")
+
+
 async def test_a_seq_stored_by_another_process_is_a_duplicate_here(player):
     first = await opened(player)
     second = await elsewhere(first.id)
-    await services.live_tap(second, player=player, seq=7, target="stock")
+    await services.game_tap(game=second, player=player, seq=7, target="stock")
     with pytest.raises(GameError) as caught:
-        await services.live_tap(first, player=player, seq=7, target="stock")
+        await services.game_tap(game=first, player=player, seq=7, target="stock")
     assert caught.value.code == "duplicate_seq"
     assert await game_log(first.id) == (7, 1, ["stock"])
     services.live_close(first, channel="tab-1")
@@ -78,10 +99,10 @@ async def test_a_seq_stored_by_another_process_is_a_duplicate_here(player):
 async def test_a_page_resigning_the_game_ends_it_for_the_sockets_too(player):
     game = await opened(player)
     resign = database_sync_to_async(services.game_resign)
-    await resign(player=player, game_id=game.id, seq=4)
+    await resign(game=services.LockedGame(game.id), player=player, seq=4)
     live.live_heard(game, {"origin": "page", "event": "resign"})  # its publication arrives
     with pytest.raises(GameError) as caught:
-        await services.live_tap(game, player=player, seq=5, target="stock")
+        await services.game_tap(game=game, player=player, seq=5, target="stock")
     assert caught.value.code == "game_over"
     services.live_close(game, channel="tab-1")
 
@@ -90,8 +111,8 @@ async def test_a_move_lost_to_a_page_is_not_stored_twice(player):
     """No publication arrives in time: the conditional write itself finds the page's move."""
     game = await opened(player)
     tap = database_sync_to_async(services.game_tap)
-    await tap(player=player, game_id=game.id, seq=1, target="stock")
-    reply = await services.live_tap(game, player=player, seq=2, target="stock")
+    await tap(game=services.LockedGame(game.id), player=player, seq=1, target="stock")
+    reply = await services.game_tap(game=game, player=player, seq=2, target="stock")
     assert reply.view["moves"] == 2
     assert await game_log(game.id) == (2, 2, ["stock", "stock"])
     services.live_close(game, channel="tab-1")
@@ -99,8 +120,8 @@ async def test_a_move_lost_to_a_page_is_not_stored_twice(player):
 
 async def test_news_from_this_process_older_than_the_game_is_not_shown(player):
     game = await opened(player)
-    old = (await services.live_tap(game, player=player, seq=1, target="stock")).news
-    new = (await services.live_tap(game, player=player, seq=2, target="stock")).news
+    old = (await services.game_tap(game=game, player=player, seq=1, target="stock")).news
+    new = (await services.game_tap(game=game, player=player, seq=2, target="stock")).news
     assert not live.live_heard(game, {"origin": "x", **old}) and not game.stale
     assert live.live_heard(game, {"origin": "x", **new}) and not game.stale
     services.live_close(game, channel="tab-1")
@@ -165,13 +186,15 @@ async def test_a_daily_ended_elsewhere_is_reloaded_without_its_standing_and_show
     it); a socket that connects later is shown the day's standing all the same."""
     daily_game = await database_sync_to_async(services.game_daily_open)(player=player)
     first = await services.live_open(player=player, code=daily_game.code, channel="tab-1")
-    await services.live_start(first, player=player, seq=1)
+    await services.game_start(game=first, player=player, seq=1)
     resign = database_sync_to_async(services.game_resign)
-    assert (await resign(player=player, game_id=first.id, seq=2)).game["result"]["daily"]
+    assert (await resign(game=services.LockedGame(first.id), player=player, seq=2)).game["result"][
+        "daily"
+    ]
     standings = []
     monkeypatch.setattr(results, "daily_finish", lambda **kw: standings.append(kw) or {"n": 1})
     with pytest.raises(GameError) as caught:
-        await services.live_tap(first, player=player, seq=3, target="stock")  # a stale write
+        await services.game_tap(game=first, player=player, seq=3, target="stock")  # a stale write
     assert caught.value.code == "game_over" and standings == []
     second = await services.live_open(player=player, code=daily_game.code, channel="tab-2")
     assert second is first and first.snapshot()["game"]["result"]["daily"] == {"n": 1}
@@ -183,7 +206,9 @@ async def test_a_move_the_database_refuses_is_storage_unavailable_and_the_log_is
     player, monkeypatch
 ):
     game = await opened(player)
-    assert (await services.live_tap(game, player=player, seq=1, target="stock")).event == "draw"
+    assert (
+        await services.game_tap(game=game, player=player, seq=1, target="stock")
+    ).event == "draw"
 
     def stored_then_lost(*arguments):  # the commit went through, its answer did not
         play.store(*arguments)
@@ -191,11 +216,11 @@ async def test_a_move_the_database_refuses_is_storage_unavailable_and_the_log_is
 
     monkeypatch.setattr(live, "_store", on_db_thread(stored_then_lost))
     with pytest.raises(GameError) as refused:
-        await services.live_resign(game, player=player, seq=2)
+        await services.game_resign(game=game, player=player, seq=2)
     assert refused.value.code == "storage_unavailable" and game.stale
     assert game.status == "open"  # what memory knew: not to be trusted now
     with pytest.raises(GameError) as again:
-        await services.live_resign(game, player=player, seq=2)
+        await services.game_resign(game=game, player=player, seq=2)
     assert again.value.code == "duplicate_seq"  # the log, read again, has it
     assert (game.status, game.count, game.last_seq) == ("resigned", 1, 2)
     services.live_close(game, channel="tab-1")

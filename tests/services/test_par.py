@@ -16,7 +16,6 @@ from game.models import DealPar
 from game.selectors.par import par_of
 from game.selectors.watching import spectator_snapshot
 from game.services import pars
-from tests.site import PAGE_ACTIONS
 
 pytestmark = pytest.mark.django_db
 
@@ -50,13 +49,18 @@ def sample(name: str, **labels) -> float:
 
 
 def win(player, code, plan):
-    """Open a game of `code` and play `plan` to its end the way a page does; the last reply."""
+    """Open a game of `code` and play `plan` to its end on its locked row (a socket's database
+    thread would not see these tests' transaction); the last reply."""
     game = services.game_open(player=player, code=code)
     reply = None
     for seq, action in enumerate(plan, start=1):
         selected = reply.state.selected if reply else None
-        reply = PAGE_ACTIONS.tap(
-            player=player, game_id=game.pk, seq=seq, target=action, selected=selected
+        reply = services.game_tap(
+            game=services.LockedGame(game.pk),
+            player=player,
+            seq=seq,
+            target=action,
+            selected=selected,
         )
     return game, reply
 
@@ -76,7 +80,9 @@ def test_a_game_carries_no_par_until_it_has_ended(player, winnable, searches):
     code, plan = winnable
     game = services.game_open(player=player, code=code)
     DealPar.objects.create(code=code, par=engine.min_moves(code, key=settings.DEAL_KEY))
-    reply = PAGE_ACTIONS.tap(player=player, game_id=game.pk, seq=1, target=plan[0])
+    reply = services.game_tap(
+        game=services.LockedGame(game.pk), player=player, seq=1, target=plan[0]
+    )
     assert "par" not in json.dumps(services.game_snapshot(game=game))
     assert reply.game is None or reply.game["result"] is None
 
@@ -114,7 +120,7 @@ def test_a_resigned_game_gets_par_too(
     code, _plan = winnable
     game = services.game_open(player=player, code=code)
     with django_capture_on_commit_callbacks(execute=True):
-        reply = PAGE_ACTIONS.resign(player=player, game_id=game.pk)
+        reply = services.game_resign(game=services.LockedGame(game.pk), player=player)
     assert reply.game["result"]["par"] is None  # not known yet when the result was made
     assert searches == [code] and par_of(code) is not None
 
@@ -127,7 +133,7 @@ def test_a_deal_that_cannot_be_won_is_stored_without_par_and_searched_once(
     for _ in range(2):
         game = services.game_open(player=player, code=code)
         with django_capture_on_commit_callbacks(execute=True):
-            PAGE_ACTIONS.resign(player=player, game_id=game.pk)
+            services.game_resign(game=services.LockedGame(game.pk), player=player)
     assert DealPar.objects.get(code=code).par is None and searches == [code]
     assert pars.par_settle(code=code, game_id=game.pk) is None
 

@@ -192,7 +192,7 @@ def test_racing_a_past_daily_deal_is_practice(player, rival):
     room = started_race(player, rival, CODE)
     game = Game.objects.get(race_entry__room=room, player=player)
     assert game.daily == past and not game.ranked
-    services.game_resign(player=player, game_id=game.pk)
+    services.game_resign(game=services.LockedGame(game.pk), player=player)
     assert not Result.objects.filter(ranked=True).exists()
 
 
@@ -200,7 +200,7 @@ def test_the_last_result_finishes_the_race(player, rival):
     room = started_race(player, rival)
     for racer in (player, rival):
         game = Game.objects.get(race_entry__room=room, player=racer)
-        services.game_resign(player=racer, game_id=game.pk)
+        services.game_resign(game=services.LockedGame(game.pk), player=racer)
     finished = RaceRoom.objects.get(pk=room.pk)
     assert finished.status == "finished" and finished.finished_at
     assert [e["place"] for e in race_snapshot(room=finished)["entries"]] == [1, 2]
@@ -221,7 +221,7 @@ def test_a_race_nobody_won_has_no_winner_and_sends_its_order(player, rival):
     room = started_race(player, rival)
     for racer in (player, rival):
         game = Game.objects.get(race_entry__room=room, player=racer)
-        services.game_resign(player=racer, game_id=game.pk)
+        services.game_resign(game=services.LockedGame(game.pk), player=racer)
     snapshot = race_snapshot(room=RaceRoom.objects.get(pk=room.pk))
     assert snapshot["winner"] is None
     assert snapshot["order"] == ["-score", "duration_ms", "moves"]
@@ -259,7 +259,7 @@ def test_a_race_still_being_played_is_not_idle(player, rival):
     room = started_race(player, rival)
     game = Game.objects.get(race_entry__room=room, player=player)
     RaceRoom.objects.filter(pk=room.pk).update(touched_at=timezone.now() - races.IDLE * 2)
-    services.game_tap(player=player, game_id=game.pk, seq=1, target="stock")
+    services.game_tap(game=services.LockedGame(game.pk), player=player, seq=1, target="stock")
     races.race_expire_if_idle(room=room.room)
     assert RaceRoom.objects.get(pk=room.pk).status == "running"
 
@@ -277,11 +277,12 @@ def test_a_racer_may_open_the_rooms_deal_only_from_the_start_instant(player, riv
 
 
 def test_only_games_before_the_race_mark_a_racer_as_having_played_its_deal(player, rival):
-    services.game_resign(player=rival, game_id=services.game_open(player=rival, code=CODE).pk)
+    rivals = services.game_open(player=rival, code=CODE)
+    services.game_resign(game=services.LockedGame(rivals.pk), player=rival)
     room = started_race(player, rival, CODE)
     for racer in (player, rival):
         game = Game.objects.get(race_entry__room=room, player=racer)
-        services.game_resign(player=racer, game_id=game.pk)
+        services.game_resign(game=services.LockedGame(game.pk), player=racer)
     services.game_open(player=player, code=CODE)  # Ann plays it again after the race
     entries = race_snapshot(room=RaceRoom.objects.get(pk=room.pk))["entries"]
     assert {e["name"]: e["played_before"] for e in entries} == {"Ann": False, "Bea": True}

@@ -1,7 +1,8 @@
 """The use cases: opening games, taps, undo, help, resign, new game, results and their rank.
 
-The play actions' tests run each action the way a socket makes it and the way a page does
-(the `way` fixture): one path, reached two ways."""
+The play actions' tests make each action as a player's socket does (the `on_socket` fixture):
+on the game kept in memory, through the one play sequence. A page's way in (a locked row) is
+tested where pages and races take it: resigning, a new game, races ending games."""
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -19,7 +20,6 @@ from game.domain.errors import GameError
 from game.models import Action, Game, Result, ResultFlag
 from game.storage import appends
 from game.storage.dbthread import MAX_BATCH
-from tests.site import PAGE_ACTIONS
 
 pytestmark = pytest.mark.django_db
 
@@ -31,11 +31,11 @@ def log(game):
     return game.last_seq, game.action_count, list(game.actions.values_list("action", flat=True))
 
 
-def play(way, player, game, actions, first_seq=1):
-    """Tap each action of a plan in turn, the `way` a socket or a page does; the last reply."""
+def play(socket, player, game, actions, first_seq=1):
+    """Tap each action of a plan in turn, as the player's `socket` does; the last reply."""
     reply = None
     for seq, action in enumerate(actions, start=first_seq):
-        reply = way.tap(
+        reply = socket.tap(
             player=player,
             game_id=game.pk,
             seq=seq,
@@ -63,58 +63,60 @@ def test_a_malformed_code_is_a_bad_code_error_saying_what_a_code_looks_like(play
     assert not Game.objects.exists()
 
 
-def test_a_selection_writes_nothing_and_a_draw_is_stored_with_its_seq(way, player):
+def test_a_selection_writes_nothing_and_a_draw_is_stored_with_its_seq(on_socket, player):
     game = services.game_open(player=player, code=CODE)
-    reply = way.tap(player=player, game_id=game.pk, seq=1, target=25)
+    reply = on_socket.tap(player=player, game_id=game.pk, seq=1, target=25)
     assert reply.event == "selected" and reply.game is None and log(game) == (0, 0, [])
-    reply = way.tap(player=player, game_id=game.pk, seq=2, target="stock", selected=25)
+    reply = on_socket.tap(player=player, game_id=game.pk, seq=2, target="stock", selected=25)
     assert reply.event == "draw" and reply.state.selected is None
     assert log(game) == (2, 1, ["stock"]) and reply.game["last_seq"] == 2
 
 
-def test_a_pair_is_stored_as_the_selected_target_then_the_completing_one(way, player, winnable):
+def test_a_pair_is_stored_as_the_selected_target_then_the_completing_one(
+    on_socket, player, winnable
+):
     code, plan = winnable
     game = services.game_open(player=player, code=code)
     first_pair = next(i for i, action in enumerate(plan) if action != "stock")
-    reply = play(way, player, game, plan[: first_pair + 2])
+    reply = play(on_socket, player, game, plan[: first_pair + 2])
     assert reply.event == "pair"
     assert log(game)[2] == [str(action) for action in plan[: first_pair + 2]]
     assert engine.replay(code, log(game)[2], key=settings.DEAL_KEY) == reply.state
 
 
-def test_a_mismatch_moves_the_selection_and_stores_nothing(way, player):
+def test_a_mismatch_moves_the_selection_and_stores_nothing(on_socket, player):
     game = services.game_open(player=player, code=CODE)
-    reply = way.tap(player=player, game_id=game.pk, seq=1, target="waste", selected=25)
+    reply = on_socket.tap(player=player, game_id=game.pk, seq=1, target="waste", selected=25)
     assert reply.event == "mismatch" and reply.state.selected == "waste"
     assert log(game) == (0, 0, [])
 
 
-def test_a_remembered_selection_that_is_no_longer_free_is_dropped(way, player):
+def test_a_remembered_selection_that_is_no_longer_free_is_dropped(on_socket, player):
     game = services.game_open(player=player, code=CODE)
-    reply = way.tap(player=player, game_id=game.pk, seq=1, target=25, selected=1)
+    reply = on_socket.tap(player=player, game_id=game.pk, seq=1, target=25, selected=1)
     assert reply.event == "selected" and reply.state.selected == 25
 
 
-def test_a_covered_card_is_the_event_none_not_an_error(way, player):
+def test_a_covered_card_is_the_event_none_not_an_error(on_socket, player):
     game = services.game_open(player=player, code=CODE)
-    reply = way.tap(player=player, game_id=game.pk, seq=1, target=1)
+    reply = on_socket.tap(player=player, game_id=game.pk, seq=1, target=1)
     assert reply.event == "none" and log(game) == (0, 0, [])
 
 
 @pytest.mark.parametrize("target", [0, 26, "26", "heart", None, True, 3.0, [1]])
-def test_a_target_out_of_range_or_of_the_wrong_type_is_refused(way, player, target):
+def test_a_target_out_of_range_or_of_the_wrong_type_is_refused(on_socket, player, target):
     game = services.game_open(player=player, code=CODE)
     with pytest.raises(GameError) as caught:
-        way.tap(player=player, game_id=game.pk, seq=1, target=target)
+        on_socket.tap(player=player, game_id=game.pk, seq=1, target=target)
     assert caught.value.code == "bad_target" and log(game) == (0, 0, [])
 
 
-def test_a_repeated_seq_is_applied_once(way, player):
+def test_a_repeated_seq_is_applied_once(on_socket, player):
     game = services.game_open(player=player, code=CODE)
-    way.tap(player=player, game_id=game.pk, seq=5, target="stock")
+    on_socket.tap(player=player, game_id=game.pk, seq=5, target="stock")
     for seq in (5, 4):
         with pytest.raises(GameError) as caught:
-            way.tap(player=player, game_id=game.pk, seq=seq, target="stock")
+            on_socket.tap(player=player, game_id=game.pk, seq=seq, target="stock")
         assert caught.value.code == "duplicate_seq"
     assert log(game) == (5, 1, ["stock"])
 
@@ -122,11 +124,9 @@ def test_a_repeated_seq_is_applied_once(way, player):
 def test_another_players_game_is_refused(player, rival):
     game = services.game_open(player=player, code=CODE)
     for action in (
-        lambda: services.game_tap(player=rival, game_id=game.pk, seq=1, target="stock"),
-        lambda: services.game_undo(player=rival, game_id=game.pk, seq=1),
-        lambda: services.game_resign(player=rival, game_id=game.pk, seq=1),
+        lambda: services.game_resign(game=services.LockedGame(game.pk), player=rival),
         lambda: services.game_new(player=rival, ending_game_id=game.pk),
-        lambda: services.game_tap(player=rival, game_id=game.pk + 99, seq=1, target="stock"),
+        lambda: services.game_resign(game=services.LockedGame(game.pk + 99), player=rival),
     ):
         with pytest.raises(GameError) as caught:
             action()
@@ -134,51 +134,51 @@ def test_another_players_game_is_refused(player, rival):
     assert log(game) == (0, 0, []) and game.status == "open"
 
 
-def test_undo_is_stored_and_nothing_to_undo_is_an_error(way, player):
+def test_undo_is_stored_and_nothing_to_undo_is_an_error(on_socket, player):
     game = services.game_open(player=player, code=CODE)
     with pytest.raises(GameError) as caught:
-        way.undo(player=player, game_id=game.pk, seq=1)
+        on_socket.undo(player=player, game_id=game.pk, seq=1)
     assert caught.value.code == "cannot_undo"
-    way.tap(player=player, game_id=game.pk, seq=2, target="stock")
-    reply = way.undo(player=player, game_id=game.pk, seq=3)
+    on_socket.tap(player=player, game_id=game.pk, seq=2, target="stock")
+    reply = on_socket.undo(player=player, game_id=game.pk, seq=3)
     assert reply.event == "undo" and reply.state.undos == 1 and reply.state.moves == 0
     assert log(game) == (3, 2, ["stock", "undo"])
 
 
-def test_placement_help_is_stored_only_when_it_changes(way, player):
+def test_placement_help_is_stored_only_when_it_changes(on_socket, player):
     game = services.game_open(player=player, code=CODE)
-    reply = way.set_help(player=player, game_id=game.pk, seq=1, on=True)
+    reply = on_socket.set_help(player=player, game_id=game.pk, seq=1, on=True)
     assert reply.game is None and log(game) == (0, 0, [])
-    reply = way.set_help(player=player, game_id=game.pk, seq=2, on=False, selected=25)
+    reply = on_socket.set_help(player=player, game_id=game.pk, seq=2, on=False, selected=25)
     assert reply.view["hints"] == [] and reply.state.selected == 25
     assert reply.game["placement_help"] is False and log(game) == (2, 1, ["help-off"])
     with pytest.raises(GameError) as caught:
-        way.set_help(player=player, game_id=game.pk, seq=3, on="no")
+        on_socket.set_help(player=player, game_id=game.pk, seq=3, on="no")
     assert caught.value.code == "bad_setting"
 
 
-def test_a_game_whose_log_is_full_refuses_moves_but_undoes_and_resigns(way, player, settings):
+def test_a_game_whose_log_is_full_refuses_moves_but_undoes_and_resigns(on_socket, player, settings):
     settings.ACTIONS_PER_GAME = 3
     game = services.game_open(player=player, code=CODE)
-    play(way, player, game, ["stock", "stock", "stock"])
+    play(on_socket, player, game, ["stock", "stock", "stock"])
     refused = [
-        lambda: way.tap(player=player, game_id=game.pk, seq=4, target="stock"),
-        lambda: way.set_help(player=player, game_id=game.pk, seq=4, on=False),
+        lambda: on_socket.tap(player=player, game_id=game.pk, seq=4, target="stock"),
+        lambda: on_socket.set_help(player=player, game_id=game.pk, seq=4, on=False),
     ]
     for action in refused:
         with pytest.raises(GameError) as caught:
             action()
         assert caught.value.code == "too_many_moves"
-    assert way.tap(player=player, game_id=game.pk, seq=4, target=25).event == "selected"
-    way.undo(player=player, game_id=game.pk, seq=5)
-    way.resign(player=player, game_id=game.pk, seq=6)
+    assert on_socket.tap(player=player, game_id=game.pk, seq=4, target=25).event == "selected"
+    on_socket.undo(player=player, game_id=game.pk, seq=5)
+    on_socket.resign(player=player, game_id=game.pk, seq=6)
     assert log(game) == (6, 4, ["stock", "stock", "stock", "undo"])
 
 
-def test_resigning_completes_the_game_with_the_replays_numbers(way, player):
+def test_resigning_completes_the_game_with_the_replays_numbers(on_socket, player):
     game = services.game_open(player=player, code=CODE)
-    way.tap(player=player, game_id=game.pk, seq=1, target="stock")
-    reply = way.resign(player=player, game_id=game.pk, seq=2)
+    on_socket.tap(player=player, game_id=game.pk, seq=1, target="stock")
+    reply = on_socket.resign(player=player, game_id=game.pk, seq=2)
     result = Result.objects.get(game=game)
     assert reply.game["status"] == "resigned" and reply.game["result"]["rank"] == 1
     assert (result.won, result.score, result.moves, result.undos) == (False, 0, 1, 0)
@@ -186,35 +186,35 @@ def test_resigning_completes_the_game_with_the_replays_numbers(way, player):
     game.refresh_from_db()
     assert result.duration_ms == (game.finished_at - game.started_at) // timedelta(milliseconds=1)
     with pytest.raises(GameError) as caught:
-        way.tap(player=player, game_id=game.pk, seq=3, target="stock")
+        on_socket.tap(player=player, game_id=game.pk, seq=3, target="stock")
     assert caught.value.code == "game_over"
 
 
-def test_winning_writes_the_result_in_the_same_transaction(way, player, winnable):
+def test_winning_writes_the_result_in_the_same_transaction(on_socket, player, winnable):
     code, plan = winnable
     game = services.game_open(player=player, code=code)
     Game.objects.filter(pk=game.pk).update(started_at=game.started_at - timedelta(minutes=3))
-    reply = play(way, player, game, plan)
+    reply = play(on_socket, player, game, plan)
     result = Result.objects.get(game=game)
     assert reply.state.won and reply.game["status"] == "won"
     assert (result.won, result.score, result.moves) == (True, 250, reply.state.moves)
     assert 180_000 <= result.duration_ms < 240_000
     assert reply.game["result"] | {"rank": 1, "of": 1, "board": "deal"} == reply.game["result"]
     with pytest.raises(GameError) as caught:
-        way.undo(player=player, game_id=game.pk, seq=len(plan) + 1)
+        on_socket.undo(player=player, game_id=game.pk, seq=len(plan) + 1)
     assert caught.value.code == "game_over"
 
 
-def test_rank_follows_score_then_time_then_moves(way, player, rival, make_player, winnable):
+def test_rank_follows_score_then_time_then_moves(on_socket, player, rival, make_player, winnable):
     code, plan = winnable
     slow, fast = (services.game_open(player=p, code=code) for p in (player, rival))
     Game.objects.filter(pk=slow.pk).update(started_at=slow.started_at - timedelta(hours=1))
-    play(way, player, slow, plan)
-    reply = play(way, rival, fast, plan)
+    play(on_socket, player, slow, plan)
+    reply = play(on_socket, rival, fast, plan)
     assert reply.game["result"]["rank"] == 1 and reply.game["result"]["of"] == 2
     quitter = make_player("cal")
     resigned = services.game_open(player=quitter, code=code)
-    reply = services.game_resign(player=quitter, game_id=resigned.pk)
+    reply = on_socket.resign(player=quitter, game_id=resigned.pk, seq=1)
     assert reply.game["result"]["rank"] == 3
     slow_result = Result.objects.get(game=slow)
     assert services.result_rank(result=slow_result) == {"rank": 2, "of": 3, "board": "deal"}
@@ -252,25 +252,29 @@ def test_the_snapshot_describes_the_game_without_the_stock(player):
 
 def test_resuming_a_code_shows_the_latest_game_even_when_finished(player):
     game = services.game_open(player=player, code=CODE)
-    services.game_resign(player=player, game_id=game.pk)
+    services.game_resign(game=services.LockedGame(game.pk), player=player)
     assert services.game_resume(player=player, code=CODE).pk == game.pk
     assert services.game_resume(player=player, code="HH1-N-AAAAAAD").status == "open"
 
 
-def test_moves_are_broadcast_only_after_commit(player, django_capture_on_commit_callbacks):
+def test_a_page_publishes_only_what_it_stored_and_only_after_commit(
+    player, django_capture_on_commit_callbacks
+):
     game = services.game_open(player=player, code=CODE)
     with django_capture_on_commit_callbacks() as callbacks:
-        services.game_tap(player=player, game_id=game.pk, seq=1, target=25)
-    assert callbacks == []
+        services.game_new(player=player, ending_game_id=game.pk)
+    assert callbacks  # the game's news (and its result's boards') wait for the commit
     with django_capture_on_commit_callbacks() as callbacks:
-        services.game_tap(player=player, game_id=game.pk, seq=2, target="stock")
-    assert len(callbacks) == 1
+        services.game_new(player=player, ending_game_id=game.pk)  # ended already: nothing stored
+    assert callbacks == []
 
 
-def test_the_audit_agrees_with_honest_results_and_finds_a_forged_one(player, winnable, capsys):
+def test_the_audit_agrees_with_honest_results_and_finds_a_forged_one(
+    on_socket, player, winnable, capsys
+):
     code, plan = winnable
-    play(PAGE_ACTIONS, player, services.game_open(player=player, code=code), plan)
-    services.game_resign(player=player, game_id=services.game_open(player=player, code=CODE).pk)
+    play(on_socket, player, services.game_open(player=player, code=code), plan)
+    services.game_new(player=player, ending_game_id=services.game_open(player=player, code=CODE).pk)
     call_command("audit_results")
     assert "2 results audited, 0 disagreements" in capsys.readouterr().out
     Result.objects.filter(code=CODE).update(score=250)
@@ -281,11 +285,11 @@ def test_the_audit_agrees_with_honest_results_and_finds_a_forged_one(player, win
 
 
 def test_the_audit_flags_results_stored_before_flags_existed_and_prints_each_flag(
-    player, winnable, capsys
+    on_socket, player, winnable, capsys
 ):
     code, plan = winnable
     game = services.game_open(player=player, code=code)
-    play(PAGE_ACTIONS, player, game, plan)  # a service call per tap, at machine speed
+    play(on_socket, player, game, plan)  # a tap per frame, at machine speed
     ResultFlag.objects.all().delete()  # as a result stored before flags existed
     call_command("audit_results")
     printed = capsys.readouterr()
@@ -328,22 +332,17 @@ def test_sockets_connecting_to_a_new_code_at_once_share_one_game(player):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_tabs_tapping_at_once_store_each_move_once(player):
+def test_pages_ending_a_game_at_once_end_it_once(player):
     game = services.game_open(player=player, code=CODE)
-    seqs = iter(range(1, 9))
 
-    def draw():
+    def resign():
         try:
-            return services.game_tap(player=player, game_id=game.pk, seq=next(seqs), target="stock")
+            return services.game_resign(game=services.LockedGame(game.pk), player=player).event
         except GameError as error:
             return error.code
 
-    replies = in_threads(8, draw)
-    errors = [reply for reply in replies if isinstance(reply, str)]
-    last_seq, count, actions = log(game)
-    assert count == 8 - len(errors) >= 1 and actions == ["stock"] * count
-    assert set(errors) <= {"duplicate_seq"}
-    assert engine.replay(CODE, actions, key=settings.DEAL_KEY).moves == count
+    assert sorted(in_threads(8, resign)) == ["game_over"] * 7 + ["resign"]
+    assert Result.objects.filter(game=game).count() == 1
 
 
 def test_the_statements_built_for_batches_of_every_size_stay_bounded():

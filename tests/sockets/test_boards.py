@@ -57,13 +57,13 @@ async def test_the_players_own_socket_marks_their_row(player, player_cookie):
 def todays_ranked_game(player) -> tuple[str, int]:
     game = services.game_daily_open(player=player)
     assert game.ranked
-    services.game_start(player=player, game_id=game.pk, seq=1)
+    services.game_start(game=services.LockedGame(game.pk), player=player, seq=1)
     return game.code, game.pk
 
 
 @database_sync_to_async
 def resign_game(player, game_id):
-    services.game_resign(player=player, game_id=game_id)
+    services.game_resign(game=services.LockedGame(game_id), player=player)
 
 
 async def test_a_ranked_daily_result_reaches_the_day_deal_and_all_time_boards(player, rival):
@@ -127,8 +127,8 @@ async def test_an_abandoned_game_resigned_later_sends_its_deal_board_without_it(
 
 def ranked_and_resigned(player) -> None:
     game = services.game_daily_open(player=player)
-    services.game_start(player=player, game_id=game.pk, seq=1)
-    services.game_resign(player=player, game_id=game.pk)
+    services.game_start(game=services.LockedGame(game.pk), player=player, seq=1)
+    services.game_resign(game=services.LockedGame(game.pk), player=player)
 
 
 def test_a_snapshot_of_an_unchanged_board_reads_only_its_version(player, rival):

@@ -125,7 +125,7 @@ async def test_a_frame_whose_handler_raises_gives_back_its_place(player_cookie, 
     async def broken(*args, **kwargs):
         raise RuntimeError("a fault of the code")
 
-    monkeypatch.setattr(services, "live_tap", broken)
+    monkeypatch.setattr(services, "game_tap", broken)
     for _ in range(TIMES):
         socket = await opened(player_cookie)
         await socket.send_json_to({"type": "tap", "seq": 1, "target": "stock"})

@@ -64,8 +64,8 @@ async def test_a_new_follow_shows_at_the_next_sync(player, rival, player_cookie)
 @database_sync_to_async
 def ranked_daily_resigned(player) -> None:
     game = services.game_daily_open(player=player)
-    services.game_start(player=player, game_id=game.pk, seq=1)
-    services.game_resign(player=player, game_id=game.pk)
+    services.game_start(game=services.LockedGame(game.pk), player=player, seq=1)
+    services.game_resign(game=services.LockedGame(game.pk), player=player)
 
 
 async def test_the_following_all_time_and_daily_boards_update_for_the_followed_only(

@@ -16,8 +16,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @database_sync_to_async
 def ranked_and_resigned(player) -> int:
     game = services.game_daily_open(player=player)
-    services.game_start(player=player, game_id=game.pk, seq=1)
-    services.game_resign(player=player, game_id=game.pk)
+    services.game_start(game=services.LockedGame(game.pk), player=player, seq=1)
+    services.game_resign(game=services.LockedGame(game.pk), player=player)
     return Result.objects.get(game=game).pk
 
 

@@ -128,7 +128,7 @@ async def test_a_play_handler_that_fails_is_answered_server_error_and_closed_to_
     player_cookie, monkeypatch
 ):
     socket, first = await greeted(player_cookie, CODE)
-    monkeypatch.setattr(services, "live_tap", broken)
+    monkeypatch.setattr(services, "game_tap", broken)
     failed = await send(socket, draw(1))
     assert (failed["type"], failed["seq"], failed["error"]) == ("error", 1, "server_error")
     assert failed["message"]

@@ -134,18 +134,19 @@ async def test_a_spectator_who_reconnects_starts_from_the_game_as_it_is(
 
 def test_a_spectators_second_snapshot_of_an_unchanged_game_reads_only_its_row(player, rival):
     game = services.game_open(player=player, code=CODE)
-    services.game_tap(player=player, game_id=game.pk, seq=1, target="stock")
+    services.game_tap(game=services.LockedGame(game.pk), player=player, seq=1, target="stock")
     first = spectator_snapshot(game_id=game.pk)
     with CaptureQueriesContext(connection) as captured:
         again = spectator_snapshot(game_id=game.pk)
     assert len(captured) == 1 and again["game"]["server_now"] >= first["game"]["server_now"]
     assert again == first | {"game": first["game"] | {"server_now": again["game"]["server_now"]}}
-    services.game_tap(player=player, game_id=game.pk, seq=2, target="stock")
+    services.game_tap(game=services.LockedGame(game.pk), player=player, seq=2, target="stock")
     assert spectator_snapshot(game_id=game.pk)["view"]["moves"] == 2
-    services.game_resign(player=player, game_id=game.pk, seq=3)
+    services.game_resign(game=services.LockedGame(game.pk), player=player, seq=3)
     assert spectator_snapshot(game_id=game.pk)["game"]["result"]["of"] == 1
     other = services.game_open(player=rival, code=CODE)
-    services.game_resign(player=rival, game_id=other.pk)  # another result of the deal: a rank
+    # another result of the deal: a rank
+    services.game_resign(game=services.LockedGame(other.pk), player=rival)
     assert spectator_snapshot(game_id=game.pk)["game"]["result"]["of"] == 2
 
 
@@ -177,7 +178,7 @@ async def test_todays_deal_is_watched_only_after_ones_own_ranked_game(player, ri
 def _resign(player, game_id):
     from game import services
 
-    services.game_resign(player=player, game_id=game_id)
+    services.game_resign(game=services.LockedGame(game_id), player=player)
 
 
 async def test_nobody_watches_a_deal_they_are_playing(player_cookie, rival_cookie):

@@ -103,8 +103,8 @@ def test_a_players_page_lists_whom_they_follow_and_counts_their_followers(
 
 def ranked_daily_resigned(player) -> None:
     game = services.game_daily_open(player=player)
-    services.game_start(player=player, game_id=game.pk, seq=1)
-    services.game_resign(player=player, game_id=game.pk)
+    services.game_start(game=services.LockedGame(game.pk), player=player, seq=1)
+    services.game_resign(game=services.LockedGame(game.pk), player=player)
 
 
 def boards() -> dict[str, str]:

@@ -123,13 +123,14 @@ def test_from_midnight_on_a_guest_plays_yesterdays_deal_as_practice(client, befo
 def test_a_guests_result_is_on_no_board(client, make_player):
     game_id = page_data(client.get(f"/play/{CODE}/"), "game")["id"]
     guest = guest_of(client).user
-    reply = services.game_resign(player=guest, game_id=game_id)
+    reply = services.game_resign(game=services.LockedGame(game_id), player=guest)
     assert reply.game["result"]["score"] == 0
     assert reply.game["result"] | {"rank": None, "of": None, "board": None} == reply.game["result"]
     assert pages.deal_board(CODE) == []
     assert not BoardVersion.objects.filter(board=f"deal:{CODE}").exists()  # nothing published
     ann = make_player("ann")
-    services.game_resign(player=ann, game_id=services.game_open(player=ann, code=CODE).pk)
+    anns = services.game_open(player=ann, code=CODE)
+    services.game_resign(game=services.LockedGame(anns.pk), player=ann)
     assert [r.player for r in pages.deal_board(CODE)] == [ann]
     assert client.get(f"/leaderboard/deal/{CODE}/").status_code == 200
 
@@ -138,7 +139,7 @@ def test_signing_up_keeps_the_guests_games_in_the_new_account_as_practice(client
     code = client.get("/play/new/").url.split("/")[2]
     played = page_data(client.get(f"/play/{code}/"), "game")["id"]
     resigned = page_data(client.get(f"/play/{CODE}/"), "game")["id"]
-    services.game_resign(player=guest_of(client).user, game_id=resigned)
+    services.game_resign(game=services.LockedGame(resigned), player=guest_of(client).user)
     assert sign_up(client).status_code == 302
     bea = get_user_model().objects.get(username="bea")
     assert set(Game.objects.filter(player=bea).values_list("pk", flat=True)) == {played, resigned}

@@ -241,8 +241,9 @@ def test_an_abandoned_game_finished_later_stays_in_its_history_and_off_the_deal_
     ann, bea = make_player("ann"), make_player("bea")
     with time_machine.travel(timezone.now() - 2 * ABANDONED_AFTER, tick=False):
         late = services.game_open(player=ann, code=CODE)
-    services.game_tap(player=ann, game_id=late.pk, seq=1, target="stock")  # resumed...
-    services.game_resign(player=ann, game_id=late.pk)  # ...and ended, two days on
+    # resumed and ended, two days on
+    services.game_tap(game=services.LockedGame(late.pk), player=ann, seq=1, target="stock")
+    services.game_resign(game=services.LockedGame(late.pk), player=ann)
     finish(bea, code=CODE, seconds=30, won=False)
     result = Result.objects.get(game=late)
     assert result.duration_ms >= 2 * ABANDONED_AFTER.total_seconds() * 1000

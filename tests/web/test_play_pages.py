@@ -132,7 +132,7 @@ def test_a_page_after_midnight_ends_the_days_game_and_opens_practice(
     before_midnight, logged_in, player
 ):
     ranked = page_data(logged_in.get("/daily/"), "game")
-    services.game_start(player=player, game_id=ranked["id"], seq=1)
+    services.game_start(game=services.LockedGame(ranked["id"]), player=player, seq=1)
     before_midnight.move_to(before_midnight.midnight)
     game = page_data(logged_in.get(f"/play/{ranked['code']}/"), "game")
     assert game["id"] != ranked["id"] and game["practice"] and not game["awaiting_start"]
@@ -150,11 +150,11 @@ def test_a_racer_waiting_in_a_lobby_is_told_the_deal_opens_at_the_start(logged_i
 
 def test_the_days_standing_is_on_no_page_of_an_open_game(logged_in, player):
     ranked = page_data(logged_in.get("/daily/"), "game")
-    services.game_start(player=player, game_id=ranked["id"], seq=1)
+    services.game_start(game=services.LockedGame(ranked["id"]), player=player, seq=1)
     started = logged_in.get("/daily/")
     assert page_data(started, "game")["result"] is None
     assert "percentile" not in started.content.decode()
-    reply = services.game_resign(player=player, game_id=ranked["id"], seq=2)
+    reply = services.game_resign(game=services.LockedGame(ranked["id"]), player=player, seq=2)
     assert reply.game["result"]["daily"]["cleared"] == 0  # the end is where it comes
     practice = logged_in.get(f"/play/{ranked['code']}/")  # practice: open, no result
     assert page_data(practice, "game")["practice"] and page_data(practice, "game")["result"] is None
@@ -163,9 +163,9 @@ def test_the_days_standing_is_on_no_page_of_an_open_game(logged_in, player):
 def finished_ranked_daily(client, player) -> dict:
     """The player's ranked game of today's deal, started and resigned: its game object."""
     ranked = page_data(client.get("/daily/"), "game")
-    services.game_start(player=player, game_id=ranked["id"], seq=1)
-    services.game_tap(player=player, game_id=ranked["id"], seq=2, target="stock")
-    return services.game_resign(player=player, game_id=ranked["id"], seq=3).game
+    services.game_start(game=services.LockedGame(ranked["id"]), player=player, seq=1)
+    services.game_tap(game=services.LockedGame(ranked["id"]), player=player, seq=2, target="stock")
+    return services.game_resign(game=services.LockedGame(ranked["id"]), player=player, seq=3).game
 
 
 def test_back_on_the_daily_after_the_ranked_game_its_result_shows_and_no_clock_starts(

@@ -62,7 +62,7 @@ def test_the_profile_page_links_to_both(player):
 def test_the_export_is_one_json_file_of_the_profile_games_logs_results_and_follows(player, rival):
     game_id = resign_now(player, CODE)
     open_game = services.game_open(player=player, code="HH1-N-AAAAAAD")
-    services.game_tap(player=player, game_id=open_game.pk, seq=1, target="stock")
+    services.game_tap(game=services.LockedGame(open_game.pk), player=player, seq=1, target="stock")
     follow_create(follower=player, followed=rival)
     follow_create(follower=rival, followed=player)
     response = logged_in(player).get("/accounts/export/")

@@ -78,7 +78,7 @@ def test_a_finished_races_table_stays_at_its_link(player, rival):
     races.race_begin_if_due(room=room.room)
     for racer in (rival, player):
         game = Game.objects.get(race_entry__room=room, player=racer)
-        services.game_resign(player=racer, game_id=game.pk)
+        services.game_resign(game=services.LockedGame(game.pk), player=racer)
     page = Client().get(f"/race/{room.room}/").content.decode()
     snapshot = json_script(page, "race-room")
     assert snapshot["status"] == "finished"
@@ -94,7 +94,7 @@ def test_a_racers_page_links_no_race_game_while_the_race_runs(player, rival):
     RaceRoom.objects.filter(pk=room.pk).update(starts_at=room.touched_at)
     races.race_begin_if_due(room=room.room)
     game = Game.objects.get(race_entry__room=room, player=rival)
-    services.game_resign(player=rival, game_id=game.pk)  # out early; Ann races on
+    services.game_resign(game=services.LockedGame(game.pk), player=rival)  # out early; Ann races on
     page = Client().get("/players/Bea/").content.decode()
     assert f"/replay/{game.pk}/" not in page and f"/watch/{game.pk}/" not in page
     assert "racing" in page

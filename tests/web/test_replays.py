@@ -22,7 +22,11 @@ def won_game(player, winnable) -> tuple[Game, list]:
     selected = None
     for seq, action in enumerate(plan, start=1):
         reply = services.game_tap(
-            player=player, game_id=game.pk, seq=seq, target=action, selected=selected
+            game=services.LockedGame(game.pk),
+            player=player,
+            seq=seq,
+            target=action,
+            selected=selected,
         )
         selected = reply.state.selected
     game.refresh_from_db()
@@ -72,7 +76,7 @@ def long_game(player) -> Game:
         Action(game=game, index=i, action="stock", at=now) for i in range(1000)
     )
     Game.objects.filter(pk=game.pk).update(action_count=1000)
-    services.game_resign(player=player, game_id=game.pk)
+    services.game_resign(game=services.LockedGame(game.pk), player=player)
     game.refresh_from_db()
     return game
 
@@ -85,7 +89,7 @@ def test_an_undo_and_a_settings_change_are_steps_of_their_own(player):
         Action(game=game, index=i, action=action, at=now) for i, action in enumerate(log)
     )
     Game.objects.filter(pk=game.pk).update(action_count=len(log))
-    services.game_resign(player=player, game_id=game.pk)
+    services.game_resign(game=services.LockedGame(game.pk), player=player)
     game.refresh_from_db()
     steps = replay_steps(game=game)["steps"]
     assert [step["event"] for step in steps] == [None, "draw", "undo", "settings", "draw"]
@@ -114,13 +118,13 @@ def test_a_chunk_reads_only_its_own_rows_and_the_actions_before_it(long_game):
 
 def test_a_replay_of_todays_deal_waits_for_ones_own_ranked_game(player, rival):
     game = services.game_daily_open(player=player)
-    services.game_start(player=player, game_id=game.pk, seq=1)
-    services.game_resign(player=player, game_id=game.pk)
+    services.game_start(game=services.LockedGame(game.pk), player=player, seq=1)
+    services.game_resign(game=services.LockedGame(game.pk), player=player)
     client = Client()
     client.force_login(rival)
     assert client.get(f"/replay/{game.pk}/").status_code == 403
     assert client.get(f"/replay/{game.pk}/steps/").json()["error"] == "daily_locked"
     own = services.game_daily_open(player=rival)
-    services.game_start(player=rival, game_id=own.pk, seq=1)
-    services.game_resign(player=rival, game_id=own.pk)
+    services.game_start(game=services.LockedGame(own.pk), player=rival, seq=1)
+    services.game_resign(game=services.LockedGame(own.pk), player=rival)
     assert client.get(f"/replay/{game.pk}/").status_code == 200

@@ -37,7 +37,7 @@ def played(player):
     """A game of the player's with a few moves: open, not yet finished."""
     game = services.game_open(player=player, code=CODE)
     for seq in range(1, 4):
-        services.game_tap(player=player, game_id=game.pk, seq=seq, target="stock")
+        services.game_tap(game=services.LockedGame(game.pk), player=player, seq=seq, target="stock")
     return game
 
 
@@ -52,7 +52,7 @@ def test_the_watch_page_shows_the_players_view_and_nothing_more(played, rival):
 
 
 def test_the_replay_page_starts_at_the_deal_and_links_its_steps(played, player):
-    services.game_resign(player=player, game_id=played.pk)
+    services.game_resign(game=services.LockedGame(played.pk), player=player)
     page = Client().get(f"/replay/{played.pk}/").content.decode()
     steps = json_script(page, "replay-steps")
     assert steps["total"] == 4 and steps["steps"][0]["view"]["stock"] == 26
@@ -68,7 +68,7 @@ def test_an_open_game_is_watched_not_replayed(played):
 
 def test_boards_and_player_pages_link_replays_and_live_games(played, player, rival):
     finished = services.game_open(player=rival, code=CODE)
-    services.game_resign(player=rival, game_id=finished.pk)
+    services.game_resign(game=services.LockedGame(finished.pk), player=rival)
     board = Client().get(f"/leaderboard/deal/{CODE}/").content.decode()
     assert f'href="/replay/{finished.pk}/"' in board and 'data-live-ws="/ws/live/deal/' in board
     assert f'<tr data-id="{finished.result.pk}"' in board
