@@ -44,7 +44,7 @@ class Guest(models.Model):
 
     A guest is a user row that cannot log in (no usable password, a username no sign-up can
     take), so their games, results and sockets are owned and refereed exactly as an account's.
-    They have no Profile, so no public name; no board lists them (game.selectors.pages).
+    They have no Profile, so no public name; no board lists them (game.selectors.leaderboards).
     """
 
     user = models.OneToOneField(

@@ -15,8 +15,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from game import daily, engine, services
+from game import engine, services
 from game.models import Game, Profile
+from game.selectors import daily
 from game.storage import dbthread
 
 ORIGIN = b"http://testserver"

@@ -4,16 +4,16 @@ next deal comes (docs/protocol.md, "The end of a ranked daily").
 
 The percentile of a result: a won one is compared with the day's other winners, a lost one
 with the day's other players, won or not. It is the share of those that the leaderboard's
-order (game/ranking.py) puts after it, in whole percent rounded down, so 100 means ahead of
+order (game.selectors.ranking) puts after it, in whole percent rounded down, so 100 means ahead of
 every one; None while there is nobody to compare with.
 """
 
 from django.db.models import Count, Q, QuerySet
 
-from game.daily import daily_day_end, daily_today
 from game.engine import CARD_SCORE
 from game.models import Game, Result
-from game.ranking import ranked_behind
+from game.selectors.daily import daily_day_end, daily_today
+from game.selectors.ranking import ranked_behind
 from game.selectors.standing import day_standing
 from game.selectors.streaks import streaks_of
 

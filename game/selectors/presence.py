@@ -10,10 +10,10 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
-from game.daily import daily_today
 from game.models import Presence
 from game.selectors.abandoned import abandoned_before, last_move_at
-from game.selectors.watching import racing_game_ids
+from game.selectors.daily import daily_today
+from game.selectors.races import racing_game_ids
 
 STALE_AFTER = timedelta(seconds=60)
 LISTED = 12  # players of today's deal named, with a watch link, on the daily board

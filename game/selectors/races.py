@@ -4,13 +4,13 @@ the rules the room shows with them."""
 from datetime import timedelta
 from math import inf
 
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
 from game import engine
 from game.models import Game, RaceEntry, RaceRoom
 from game.selectors.log import game_replay
-from game.selectors.watching import racing_game_ids
 
 MIN_RACERS, MAX_RACERS = 2, 8  # racers in a room
 COUNTDOWN = timedelta(seconds=3)  # from the last racer's ready to the start instant
@@ -150,3 +150,21 @@ def view_progress(view: dict, *, status: str, duration_ms: int | None) -> dict:
         "stuck": view["deadlocked"] and not view["won"],
         "duration_ms": duration_ms,
     }
+
+
+def racing_game_ids(*, game_ids) -> set[int]:
+    """Which of these games belong to a race still being run: nobody else may watch them,
+    and a racer who finished early still may not hand the stock order to those racing on."""
+    running = Game.objects.filter(pk__in=game_ids, race_entry__room__status=RaceRoom.Status.RUNNING)
+    return set(running.values_list("pk", flat=True))
+
+
+def entries_waiting(*, player, code: str) -> QuerySet[RaceEntry]:
+    """The player's entries in rooms of `code` that have not begun: they wait for its deal.
+
+    An entry has its game from the start instant on, so the countdown counts as waiting.
+    """
+    unstarted = (RaceRoom.Status.LOBBY, RaceRoom.Status.RUNNING)
+    return RaceEntry.objects.filter(
+        player=player, game__isnull=True, room__code=code, room__status__in=unstarted
+    )

@@ -11,12 +11,12 @@ Pages that link to games ask `racing_game_ids` so they never link to a refusal.
 from django.core.cache import caches
 from django.utils import timezone
 
-from game.daily import daily_today
 from game.domain.errors import WatchError
-from game.models import Game, Profile, RaceRoom, Result
-from game.services import game_snapshot
-from game.services.boards import board_version
-from game.services.rooms import entries_waiting
+from game.models import Game, Profile, Result
+from game.selectors.boards import board_version
+from game.selectors.daily import daily_today
+from game.selectors.games import game_snapshot
+from game.selectors.races import entries_waiting, racing_game_ids
 
 # What of the game object a spectator needs: the player's seq and settings stay private.
 SPECTATOR_KEYS = (
@@ -64,13 +64,6 @@ def _ranked_attempt_finished(viewer, daily_id: int) -> bool:
     if not viewer.is_authenticated:
         return False
     return Result.objects.filter(player=viewer, daily_id=daily_id, ranked=True).exists()
-
-
-def racing_game_ids(*, game_ids) -> set[int]:
-    """Which of these games belong to a race still being run: nobody else may watch them,
-    and a racer who finished early still may not hand the stock order to those racing on."""
-    running = Game.objects.filter(pk__in=game_ids, race_entry__room__status=RaceRoom.Status.RUNNING)
-    return set(running.values_list("pk", flat=True))
 
 
 def _playing(viewer, code: str) -> bool:

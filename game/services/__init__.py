@@ -3,13 +3,7 @@
 Consumers and views call only these; nothing else writes a Game, Action or Result row.
 """
 
-from game.services.games import (
-    game_daily_open,
-    game_open,
-    game_resume,
-    game_snapshot,
-    games_close_day,
-)
+from game.services.games import game_daily_open, game_open, game_resume, games_close_day
 from game.services.groups import game_group
 from game.services.live import (
     LiveGame,
@@ -31,7 +25,6 @@ from game.services.moves import (
     game_undo,
 )
 from game.services.play import Reply
-from game.services.results import result_rank
 
 __all__ = [
     "LiveGame",
@@ -44,7 +37,6 @@ __all__ = [
     "game_resign",
     "game_resume",
     "game_set_help",
-    "game_snapshot",
     "game_start",
     "game_tap",
     "game_undo",
@@ -56,5 +48,4 @@ __all__ = [
     "live_par_heard",
     "live_publish",
     "live_reload",
-    "result_rank",
 ]

@@ -20,8 +20,9 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from game.models import Profile, RaceEntry, RaceRoom
+from game.selectors.boards import boards_of_player
 from game.selectors.races import MIN_RACERS
-from game.services.boards import board_results_left, boards_of_player
+from game.services.boards import board_results_left
 from game.services.rooms import room_bump, room_racing
 from game.services.sessions import end_every_session
 

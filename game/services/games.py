@@ -1,22 +1,21 @@
-"""Opening games and describing them: resume or start, today's daily deal, the snapshot, and
-the day's end, which closes a ranked daily game left unfinished at midnight."""
-
-from datetime import date
+"""Opening games: resume or start, today's daily deal, and the day's end, which closes a ranked
+daily game left unfinished at midnight (game.selectors.games describes a game)."""
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from game import daily, engine
 from game.domain.deal_codes import code_parse
 from game.domain.errors import GameError
 from game.models import DailyDeal, Game
+from game.selectors import daily
+from game.selectors.games import game_day_over, game_snapshot
 from game.selectors.guests import is_guest
 from game.selectors.log import game_replay
 from game.services.attempts import attempt_made
-from game.services.publish import game_publish
-from game.services.results import result_create, result_summary
-from game.services.spectators import spectator_opened_deal
+from game.services.daily import daily_deal
+from game.services.publish import game_publish, spectator_opened_deal
+from game.services.results import result_create
 
 
 def game_open(*, player, code: str) -> Game:
@@ -75,7 +74,7 @@ def _game_create(*, player, code: str) -> Game:
 
 def game_daily_open(*, player) -> Game:
     """The player's game of today's daily deal (see game_open)."""
-    return game_open(player=player, code=daily.daily_deal().code)
+    return game_open(player=player, code=daily_deal().code)
 
 
 def game_resume(*, player, code: str) -> Game:
@@ -99,62 +98,6 @@ def _game_first(*, player, code: str) -> Game:
             return _game_create(player=player, code=code)
     except IntegrityError:
         return _game_open_or_create(player=player, code=code)
-
-
-def game_snapshot(*, game: Game, state: engine.State | None = None, standing: bool = True) -> dict:
-    """{"view", "game"}: what the play page renders and a socket receives on connect
-    (`standing`: see results.result_summary)."""
-    if state is None:
-        state = game_replay(game=game)
-    view = engine.public_view(state)
-    if game_awaiting_start(game=game):
-        view = view_unseen(view)
-    return {"view": view, "game": _game_info(game=game, state=state, standing=standing)}
-
-
-def game_awaiting_start(*, game: Game) -> bool:
-    """A ranked daily game whose player has not pressed Start: no card of it is shown yet."""
-    return game.started_at is None and game.status == Game.Status.OPEN
-
-
-def view_unseen(view: dict) -> dict:
-    """A view before the start: the code and the piles' sizes, but no card and no hint."""
-    waste = {"top": None, "size": view["waste"]["size"]}
-    return view | {"heart": None, "waste": waste, "hints": [], "deadlocked": False}
-
-
-def _game_info(*, game: Game, state: engine.State, standing: bool) -> dict:
-    return {
-        "id": game.pk,
-        "code": game.code,
-        "kind": game.code.split("-")[1],
-        "ranked": game.ranked,
-        "practice": game.daily_id is not None and not game.ranked,
-        "status": game.status,
-        "started_at": game.started_at and game.started_at.isoformat(),
-        "awaiting_start": game_awaiting_start(game=game),
-        "server_now": timezone.now().isoformat(),
-        "last_seq": game.last_seq,
-        "daily_date": game.daily.date.isoformat() if game.daily_id else None,
-        "placement_help": state.placement_help,
-        # An open game has no result: skip the query (every socket connect pays it).
-        "result": None
-        if game.status == Game.Status.OPEN
-        else result_summary(game=game, standing=standing),
-    }
-
-
-def game_day(*, game: Game) -> date | None:
-    """The day a ranked game is ranked on; None for other games (their day never ends)."""
-    return game.daily.date if game.ranked else None
-
-
-def game_day_over(*, game: Game) -> bool:
-    """A ranked game that its day's end caught unfinished: no action applies to it any more."""
-    day = game_day(game=game)
-    if day is None or daily.daily_today() <= day:
-        return False
-    return game.finished_at is None or game.finished_at >= daily.daily_day_end(day)
 
 
 def game_day_closed(*, game: Game) -> Game:

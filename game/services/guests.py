@@ -16,8 +16,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from game.models import Game, Guest, Presence, Result
+from game.selectors.boards import boards_of_player
 from game.selectors.guests import SESSION_GUEST, guest_player
-from game.services.boards import board_results_adopted, boards_of_player
+from game.services.boards import board_results_adopted
 from game.services.sessions import close_player_sockets
 
 

@@ -26,19 +26,16 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from game import daily, engine
+from game import engine
 from game.domain.errors import GameError
 from game.models import Game, Result
+from game.selectors import daily
+from game.selectors.games import game_day, game_day_over, game_snapshot, view_unseen
 from game.selectors.log import game_replay
+from game.selectors.results import result_described
 from game.services.attempts import attempt_mark
-from game.services.games import (
-    game_day,
-    game_day_closed,
-    game_day_over,
-    game_snapshot,
-    view_unseen,
-)
-from game.services.results import result_create, result_described
+from game.services.games import game_day_closed
+from game.services.results import result_create
 from game.storage.appends import Append, appends_write
 
 PROCESS = uuid.uuid4().hex  # tells this process's publications from other processes'
@@ -114,7 +111,7 @@ class StoredGame:
 
     @classmethod
     def of(cls, game: Game, *, standing: bool = True):
-        """The game of this row, its log replayed (`standing`: see results.result_summary)."""
+        """The game of this row, its log replayed (`standing`: see result_summary)."""
         state = game_replay(game=game)
         return cls(
             id=game.pk,

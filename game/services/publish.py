@@ -9,7 +9,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from game.services.groups import game_group
+from game.services.groups import game_group, spectator_group
 from game.services.layer import on_layer
 
 
@@ -44,3 +44,13 @@ def game_publish(*, game_id: int, event: str, snapshot: dict, origin: str) -> No
     """
     message = {"type": "game.state", "origin": origin, "event": str(event), **snapshot}
     publish_on_commit(game_group(game_id=game_id), message)
+
+
+def spectator_opened_deal(*, player_id: int, code: str) -> None:
+    """After commit: the player's watch sockets on games of `code` close (playing_this_deal).
+
+    Each watch socket of a logged-in spectator listens to its user's spectator group; whatever
+    opens a game of a deal for a player, or enters them in a race of it, calls this, and the
+    channel layer carries the word to the sockets on every server process."""
+    message = {"type": "spectator.opened_deal", "code": code}
+    publish_on_commit(spectator_group(player_id=player_id), message)

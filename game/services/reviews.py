@@ -17,7 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from game.models import DailyDeal, Result
-from game.services.boards import ALL_TIME, board_results_left, boards_of
+from game.selectors.boards import ALL_TIME, boards_of
+from game.services.boards import board_results_left
 
 
 def result_void(*, result: Result, reason: str, by) -> bool:

@@ -5,12 +5,12 @@ it meanwhile).
 Imported by result_create (game.services.results), so it imports no other use case.
 """
 
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from game.domain.deal_codes import code_parse
 from game.domain.errors import RaceError
 from game.models import RaceEntry, RaceRoom, Result
+from game.selectors.races import entries_waiting
 from game.services.groups import race_group
 from game.services.publish import publish_on_commit
 
@@ -48,17 +48,6 @@ def race_result_recorded(*, result: Result) -> None:
         room.status = RaceRoom.Status.FINISHED
         room.finished_at = result.finished_at
     room_bump(room)
-
-
-def entries_waiting(*, player, code: str) -> QuerySet[RaceEntry]:
-    """The player's entries in rooms of `code` that have not begun: they wait for its deal.
-
-    An entry has its game from the start instant on, so the countdown counts as waiting.
-    """
-    unstarted = (RaceRoom.Status.LOBBY, RaceRoom.Status.RUNNING)
-    return RaceEntry.objects.filter(
-        player=player, game__isnull=True, room__code=code, room__status__in=unstarted
-    )
 
 
 def race_lobby_check(*, player, code: str) -> None:

@@ -9,11 +9,11 @@ import datetime
 from urllib.parse import parse_qs
 
 from game import engine
-from game.daily import daily_today
 from game.domain.errors import BoardError, GameError
+from game.selectors import boards
+from game.selectors.daily import daily_today
 from game.selectors.follows import following_board_players
 from game.selectors.presence import presence_snapshot
-from game.services import boards
 from game.services.groups import PRESENCE, board_group
 from game.sockets.base import CLOSE_LOGIN_REQUIRED, CLOSE_NOT_FOUND
 from game.sockets.public import PublicSocket

@@ -16,7 +16,7 @@ class WatchConsumer(PublicSocket):
     Every state frame is the whole public view, so a missed one costs nothing and a reconnect
     starts from a fresh snapshot. The player hears how many watch (presence.watch_opened).
     A logged-in spectator who opens a game of the same deal stops watching at once
-    (game.services.spectators), whichever process serves the socket.
+    (game.services.publish.spectator_opened_deal), whichever process serves the socket.
     """
 
     kind = "watch"

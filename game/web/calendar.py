@@ -6,8 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from game import daily
-from game.selectors import pages
+from game.selectors import daily, players
 from game.selectors.calendar import Month, first_month, month_weeks
 from game.web.problems import problem
 
@@ -28,7 +27,7 @@ def month_calendar(request: HttpRequest) -> HttpResponse:
         bounds = {"first": first.iso, "last": last.iso}
         return problem(request, 404, _("No daily deals that month"), message % bounds)
     name = request.GET.get("player")
-    profile = pages.profile_named(name) if name is not None else _own_profile(request)
+    profile = players.profile_named(name) if name is not None else _own_profile(request)
     if name is not None and profile is None:
         message = _("No player is called “%(name)s”.") % {"name": name}
         return problem(request, 404, _("No such player"), message)

@@ -13,12 +13,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from game import daily
 from game.domain.deal_codes import code_parse
 from game.domain.errors import GameError
 from game.models import DailyDeal
-from game.selectors import pages
+from game.selectors import daily, leaderboards
 from game.selectors.follows import following_board_players
+from game.services.daily import daily_deal
 from game.web.problems import problem
 
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -45,14 +45,14 @@ def whose_results(view):
 
 @whose_results
 def daily_today(request: HttpRequest, players) -> HttpResponse:
-    deal = daily.daily_deal()
+    deal = daily_deal()
     return _daily(request, deal.date, deal, players)
 
 
 @whose_results
 def daily_on(request: HttpRequest, day: str, players) -> HttpResponse:
     date = _parse_day(day)
-    deal = pages.daily_deal_on(date) if date else None
+    deal = daily.daily_deal_on(date) if date else None
     if deal is None:
         message = _("There is no daily deal for “%(day)s”. Days are written YYYY-MM-DD.")
         return problem(request, 404, _("No such day"), message % {"day": day})
@@ -73,8 +73,8 @@ def _daily(request: HttpRequest, day: datetime.date, deal: DailyDeal, players) -
         "day": day,
         "deal": deal,
         "is_today": day == daily.daily_today(),
-        "results": pages.daily_board(deal, players),
-        "neighbours": pages.neighbouring_days(deal),
+        "results": leaderboards.daily_board(deal, players),
+        "neighbours": daily.neighbouring_days(deal),
         "following": players is not None,
     }
     return render(request, "leaderboards/daily.html", context)
@@ -91,12 +91,12 @@ def deal(request: HttpRequest, code: str, players) -> HttpResponse:
         if players is not None:
             response["Location"] += f"?players={FOLLOWING}"
         return response
-    context = {"code": code, "results": pages.deal_board(code, players)}
+    context = {"code": code, "results": leaderboards.deal_board(code, players)}
     context["following"] = players is not None
     return render(request, "leaderboards/deal.html", context)
 
 
 @whose_results
 def all_time(request: HttpRequest, players) -> HttpResponse:
-    context = {"records": pages.all_time_records(players), "following": players is not None}
+    context = {"records": leaderboards.all_time_records(players), "following": players is not None}
     return render(request, "leaderboards/all_time.html", context)

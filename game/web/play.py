@@ -14,11 +14,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from game import services
-from game.daily import daily_is_today
 from game.domain.deal_codes import code_parse
 from game.domain.errors import GameError, RaceError
 from game.models import Game
+from game.selectors.daily import daily_is_today
 from game.selectors.finish import daily_ranked_ended
+from game.selectors.games import game_snapshot
 from game.selectors.guests import guest_player
 from game.services.guests import guest_for_session
 from game.services.rooms import race_lobby_check
@@ -115,7 +116,7 @@ def _play(request: HttpRequest, player, code: str) -> HttpResponse:
 def _board(request: HttpRequest, game: Game, *, finished: bool = False) -> HttpResponse:
     """The board of `game`; a `finished` one is shown as it ended, with no socket (the socket
     of a code is on the player's latest game of it, which may be a practice game by now)."""
-    snapshot = services.game_snapshot(game=game)
+    snapshot = game_snapshot(game=game)
     if finished:  # over: no move of it is to be made, so none is hinted at
         snapshot["view"] = snapshot["view"] | {"hints": []}
     context = {

@@ -9,21 +9,20 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from game import daily
 from game.domain.errors import GameError
-from game.selectors import follows, pages, player_stats, standing
-from game.selectors.watching import racing_game_ids
+from game.selectors import daily, follows, leaderboards, player_stats, players, standing
+from game.selectors.races import racing_game_ids
 from game.services.follows import follow_create, follow_delete
 from game.web import charts
 from game.web.problems import problem
 
 
 def player(request: HttpRequest, name: str) -> HttpResponse:
-    profile = pages.profile_named(name)
+    profile = players.profile_named(name)
     if profile is None:
         return _no_such_player(request, name)
-    games = pages.recent_games(profile.user)
-    record = pages.player_record(profile.user)
+    games = players.recent_games(profile.user)
+    record = leaderboards.player_record(profile.user)
     context = {
         "profile": profile,
         "record": record,
@@ -54,7 +53,7 @@ def _follow_change(request: HttpRequest, name: str, change, done: str) -> HttpRe
     anonymous visitors log in first and come back to the page, where the button is."""
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("player", args=[name]))
-    profile = pages.profile_named(name)
+    profile = players.profile_named(name)
     if profile is None:
         return _no_such_player(request, name)
     try:

@@ -20,7 +20,7 @@ HISTORY = f"""
 import datetime
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from game.daily import daily_today
+from game.selectors.daily import daily_today
 from game.models import DailyDeal, Game, Profile, Result
 for name in ("gwen", "hana"):
     user = get_user_model().objects.create_user(name, password={PASSWORD!r})

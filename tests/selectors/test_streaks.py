@@ -5,7 +5,7 @@ import datetime
 import pytest
 import time_machine
 
-from game.daily import daily_day_end, daily_today
+from game.selectors.daily import daily_day_end, daily_today
 from game.selectors.streaks import Streak, streak_of
 from tests.selectors.history import deal_on, finish
 

@@ -22,8 +22,7 @@ from game.models import (
     RaceRoom,
     Result,
 )
-from game.selectors import pages
-from game.services import boards
+from game.selectors import boards, leaderboards
 from game.services.accounts import account_delete
 from game.services.follows import follow_create
 from game.services.races import race_create, race_join, race_ready
@@ -119,7 +118,7 @@ def test_the_deleted_players_results_leave_every_board_with_a_new_version(player
     for board in on_boards:
         names = {row["player"] for row in boards.board_snapshot(board=board)["rows"]}
         assert "Ann" not in names
-    assert [r.player_id for r in pages.all_time_records()] == [rival_id]
+    assert [r.player_id for r in leaderboards.all_time_records()] == [rival_id]
 
 
 def raced(player, rival, code="HH1-N-AAAAAAF") -> RaceRoom:

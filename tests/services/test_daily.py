@@ -11,9 +11,12 @@ from django.conf import settings
 from django.core.management import call_command
 from django.utils import timezone
 
-from game import daily, engine, services
+from game import engine, services
 from game.domain.errors import GameError
 from game.models import Action, DailyDeal, Game, Result
+from game.selectors import daily
+from game.selectors.games import game_snapshot
+from game.services.daily import daily_code, daily_deal
 from tests.site import reveals_stock
 
 pytestmark = pytest.mark.django_db
@@ -36,14 +39,14 @@ def test_two_players_get_the_same_daily_code(today, player, rival):
 
 
 def test_the_daily_code_changes_with_the_date():
-    codes = {daily.daily_deal(DAY + datetime.timedelta(days=n)).code for n in range(5)}
+    codes = {daily_deal(DAY + datetime.timedelta(days=n)).code for n in range(5)}
     assert len(codes) == 5
     assert DailyDeal.objects.count() == 5
 
 
 def test_the_daily_deal_is_certified_winnable():
     for n in range(10):
-        code = daily.daily_code(DAY + datetime.timedelta(days=n))
+        code = daily_code(DAY + datetime.timedelta(days=n))
         plan = engine.solve(code, key=settings.DEAL_KEY)
         assert plan and engine.replay(code, plan, key=settings.DEAL_KEY).won
 
@@ -55,16 +58,16 @@ def test_the_code_is_the_first_winnable_candidate_of_the_documented_derivation()
         digest = hmac.digest(key, f"h2h-daily:{DAY.isoformat()}:{n}".encode(), hashlib.sha256)
         candidates.append(engine.format_code("D", int.from_bytes(digest[:8], "big") % 26**7))
     winnable = [code for code in candidates if engine.solve(code, key=settings.DEAL_KEY)]
-    assert daily.daily_code(DAY) == winnable[0]
+    assert daily_code(DAY) == winnable[0]
 
 
 def test_the_code_depends_on_the_deal_key():
-    assert daily.daily_code(DAY, key="one deployment") != daily.daily_code(DAY, key="another")
+    assert daily_code(DAY, key="one deployment") != daily_code(DAY, key="another")
 
 
 def test_the_stored_deal_wins_over_a_fresh_derivation():
     DailyDeal.objects.create(date=DAY, code="HH1-D-AAAAAAC")
-    assert daily.daily_deal(DAY).code == "HH1-D-AAAAAAC"
+    assert daily_deal(DAY).code == "HH1-D-AAAAAAC"
 
 
 def test_today_is_read_in_the_configured_time_zone(settings):
@@ -83,7 +86,7 @@ def test_the_first_daily_game_is_ranked_and_later_ones_practice(today, player):
     services.game_resign(game=services.LockedGame(first.pk), player=player)
     second = services.game_daily_open(player=player)
     assert second.pk != first.pk and not second.ranked
-    info = services.game_snapshot(game=second)["game"]
+    info = game_snapshot(game=second)["game"]
     assert info["practice"] and not info["ranked"] and info["kind"] == "D"
     assert info["daily_date"] == DAY.isoformat()
 
@@ -119,7 +122,7 @@ def refusal(action) -> str:
 
 def test_the_ranked_game_shows_no_card_and_runs_no_clock_until_start(on_socket, today, player):
     game = services.game_daily_open(player=player)
-    before = services.game_snapshot(game=game)
+    before = game_snapshot(game=game)
     assert before["game"] | {"started_at": None, "awaiting_start": True} == before["game"]
     assert before["view"]["heart"] is None and before["view"]["waste"]["top"] is None
     assert before["view"]["hints"] == [] and not reveals_stock(str(before), game.code)
@@ -128,7 +131,7 @@ def test_the_ranked_game_shows_no_card_and_runs_no_clock_until_start(on_socket, 
     game.refresh_from_db()
     assert reply.event == "start" and reply.game["started_at"] == game.started_at.isoformat()
     assert abs(timezone.now() - game.started_at) < datetime.timedelta(seconds=5)
-    after = services.game_snapshot(game=game)
+    after = game_snapshot(game=game)
     assert len(after["view"]["heart"]) == 25 and not after["game"]["awaiting_start"]
     assert reply.game["last_seq"] == 1 and game.action_count == 0
 
@@ -175,7 +178,7 @@ def test_only_the_ranked_attempt_waits_for_start(today, monkeypatch, player, riv
     past = services.game_open(player=rival, code=ranked.code)
     for game in (normal, practice, past):
         assert game.started_at is not None
-        assert services.game_snapshot(game=game)["game"]["awaiting_start"] is False
+        assert game_snapshot(game=game)["game"]["awaiting_start"] is False
 
 
 def test_a_new_game_leaves_an_unstarted_ranked_game_waiting(today, player):

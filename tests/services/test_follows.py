@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from game.domain.errors import GameError
 from game.models import Follow
-from game.selectors import follows, pages
+from game.selectors import follows, leaderboards
 from game.services.follows import follow_create, follow_delete
 from tests.realtime import resign_now
 
@@ -52,6 +52,6 @@ def test_a_following_board_shows_whom_one_follows_and_oneself(player, rival, mak
     follow_create(follower=player, followed=rival)
     players = follows.following_board_players(user=player)
     assert players == {player.pk, rival.pk}
-    shown = [r.player.profile.display_name for r in pages.deal_board(CODE, players)]
+    shown = [r.player.profile.display_name for r in leaderboards.deal_board(CODE, players)]
     assert sorted(shown) == ["Ann", "Bea"]
-    assert len(pages.deal_board(CODE)) == 3
+    assert len(leaderboards.deal_board(CODE)) == 3

@@ -11,11 +11,14 @@ import pytest
 from django.conf import settings
 from prometheus_client import REGISTRY
 
-from game import daily, engine, engine_process, services
+from game import engine, engine_process, services
 from game.models import DealPar
+from game.selectors.boards import board_snapshot
+from game.selectors.games import game_snapshot
 from game.selectors.par import par_of
 from game.selectors.watching import spectator_snapshot
 from game.services import pars
+from game.services.daily import daily_deal
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +69,7 @@ def win(player, code, plan):
 
 
 def test_the_daily_par_is_stored_when_the_days_deal_is_certified():
-    deal = daily.daily_deal(DAY)
+    deal = daily_deal(DAY)
     assert par_of(deal.code) == engine.min_moves(deal.code, key=settings.DEAL_KEY)
     assert par_of(deal.code) is not None  # a certified deal can be won
 
@@ -83,7 +86,7 @@ def test_a_game_carries_no_par_until_it_has_ended(player, winnable, searches):
     reply = services.game_tap(
         game=services.LockedGame(game.pk), player=player, seq=1, target=plan[0]
     )
-    assert "par" not in json.dumps(services.game_snapshot(game=game))
+    assert "par" not in json.dumps(game_snapshot(game=game))
     assert reply.game is None or reply.game["result"] is None
 
 
@@ -99,7 +102,7 @@ def test_a_game_that_ends_gets_its_deals_par_after_its_result(
     par = engine.min_moves(code, key=settings.DEAL_KEY)
     assert par_of(code) == par <= reply.game["result"]["moves"]
     game.refresh_from_db()
-    assert services.game_snapshot(game=game)["game"]["result"]["par"] == par
+    assert game_snapshot(game=game)["game"]["result"]["par"] == par
 
 
 def test_a_second_game_of_a_code_reads_the_stored_par(
@@ -147,7 +150,7 @@ def test_spectators_and_boards_are_never_told_par(
     assert reply.game["result"]["par"] is None and par_of(code) is not None
     watched = spectator_snapshot(game_id=game.pk)
     assert watched["game"]["result"]["won"] and "par" not in watched["game"]["result"]
-    board = services.boards.board_snapshot(board=f"deal:{code}")
+    board = board_snapshot(board=f"deal:{code}")
     assert board["rows"] and '"par"' not in json.dumps(board)
 
 

@@ -11,11 +11,13 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
-from game import daily, services
+from game import services
 from game.domain.errors import GameError
 from game.models import DailyDeal, Game, RaceRoom, Result
+from game.selectors import daily
 from game.selectors.races import race_snapshot, race_winner, standings
 from game.services import races, rooms
+from game.services.daily import daily_deal
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +91,7 @@ def test_leaving_a_lobby_and_errors_of_players_not_in_it(player, rival):
 
 
 def test_todays_daily_deal_and_bad_codes_cannot_be_raced(player):
-    today = daily.daily_deal()
+    today = daily_deal()
     refused("daily_today", races.race_create, player=player, code=today.code)
     refused("bad_code", races.race_create, player=player, code="HH9-N-AAAAAAA")
     refused("no_such_room", races.race_join, player=player, room="ZZZZZZ")
@@ -161,9 +163,7 @@ def test_of_two_callers_who_read_the_room_at_its_instant_the_first_to_update_it_
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_eight_callers_at_the_start_instant_at_once_begin_the_race_once(
-    player, rival, monkeypatch
-):
+def test_eight_callers_at_the_start_instant_at_once_begin_the_race_once(player, rival, monkeypatch):
     room, callers = start_instant_come(player, rival), 8
     due, all_read = races._due, threading.Barrier(callers)
 

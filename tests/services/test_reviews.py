@@ -7,11 +7,12 @@ from django.contrib.admin.models import LogEntry
 from django.utils import timezone
 
 from game.models import Action, BoardVersion, Game
-from game.selectors import pages
+from game.selectors import leaderboards, players
 from game.selectors.calendar import Mark, Month, month_marks
 from game.selectors.finish import daily_distribution, daily_percentile
+from game.selectors.results import result_rank
 from game.selectors.streaks import Streak, streak_of
-from game.services.results import result_flag, result_rank
+from game.services.results import result_flag
 from game.services.reviews import day_unvoid, day_void, result_unvoid, result_void
 from tests.selectors.history import TODAY, deal_on, december_the_tenth, finish  # noqa: F401
 
@@ -29,10 +30,10 @@ def today():
 
 def on_boards(result) -> dict[str, bool]:
     """Where `result` is shown: its day's board, its deal's board, the all-time counts."""
-    records = {r.player_id: r for r in pages.all_time_records()}
+    records = {r.player_id: r for r in leaderboards.all_time_records()}
     return {
-        "daily": result in pages.daily_board(result.daily),
-        "deal": result in pages.deal_board(result.code),
+        "daily": result in leaderboards.daily_board(result.daily),
+        "deal": result in leaderboards.deal_board(result.code),
         "all_time": result.player_id in records,
     }
 
@@ -47,7 +48,7 @@ def test_a_voided_result_leaves_the_daily_deal_and_all_time_boards(
     ann, bea = finish(player, today, seconds=90), finish(rival, today, seconds=120)
     assert result_void(result=ann, reason="a solver's line at machine pace", by=admin_user)
     assert on_boards(ann) == NOWHERE and on_boards(bea) == EVERYWHERE
-    assert pages.player_record(player) is None  # their record is their all-time row
+    assert leaderboards.player_record(player) is None  # their record is their all-time row
     ann.refresh_from_db()
     assert ann.void_reason == "a solver's line at machine pace" and ann.voided_at is not None
 
@@ -84,7 +85,7 @@ def test_undoing_a_voiding_puts_the_result_back_on_its_boards(player, admin_user
 def test_a_voided_result_stays_in_its_players_history(player, admin_user, today):
     ann = finish(player, today)
     result_void(result=ann, reason="bot", by=admin_user)
-    assert [game.result for game in pages.recent_games(player)] == [ann]
+    assert [game.result for game in players.recent_games(player)] == [ann]
     assert month_marks(player, Month.of(TODAY), TODAY)[TODAY] == Mark.WON_CLEAN
 
 
@@ -95,11 +96,11 @@ def test_a_voided_day_leaves_every_board_but_stays_in_the_players_history(
     ranked, practice = finish(player, yesterday), finish(rival, yesterday, ranked=False)
     standing = finish(player, today)
     assert day_void(deal=yesterday, reason="a dead deal", by=admin_user)
-    assert pages.daily_board(yesterday) == []
-    assert pages.deal_board(yesterday.code) == []  # the practice game left it too
-    assert pages.player_record(player).played == 1  # today's only, on the all-time board
+    assert leaderboards.daily_board(yesterday) == []
+    assert leaderboards.deal_board(yesterday.code) == []  # the practice game left it too
+    assert leaderboards.player_record(player).played == 1  # today's only, on the all-time board
     assert on_boards(standing) == EVERYWHERE
-    assert practice in [game.result for game in pages.recent_games(rival)]
+    assert practice in [game.result for game in players.recent_games(rival)]
     assert month_marks(player, Month.of(TODAY), TODAY)[days_ago(1)] == Mark.WON_CLEAN
     assert result_rank(result=ranked)["rank"] is None
 

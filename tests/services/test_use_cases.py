@@ -18,6 +18,8 @@ from django.utils import translation
 from game import engine, services
 from game.domain.errors import GameError
 from game.models import Action, Game, Result, ResultFlag
+from game.selectors.games import game_snapshot
+from game.selectors.results import result_rank
 from game.storage import appends
 from game.storage.dbthread import MAX_BATCH
 
@@ -217,7 +219,7 @@ def test_rank_follows_score_then_time_then_moves(on_socket, player, rival, make_
     reply = on_socket.resign(player=quitter, game_id=resigned.pk, seq=1)
     assert reply.game["result"]["rank"] == 3
     slow_result = Result.objects.get(game=slow)
-    assert services.result_rank(result=slow_result) == {"rank": 2, "of": 3, "board": "deal"}
+    assert result_rank(result=slow_result) == {"rank": 2, "of": 3, "board": "deal"}
 
 
 def test_a_new_game_ends_the_unfinished_one_and_deals_a_fresh_code(player):
@@ -235,12 +237,12 @@ def test_a_new_game_is_never_a_deal_without_a_first_move(player, deals_drawn):
     assert services.game_new(player=player) == playable
     # A deadlocked code typed in is dealt as it is, and says so at once.
     typed_in = services.game_open(player=player, code=dead[0])
-    assert services.game_snapshot(game=typed_in)["view"]["deadlocked"]
+    assert game_snapshot(game=typed_in)["view"]["deadlocked"]
 
 
 def test_the_snapshot_describes_the_game_without_the_stock(player):
     game = services.game_open(player=player, code=CODE)
-    snapshot = services.game_snapshot(game=game)
+    snapshot = game_snapshot(game=game)
     assert set(snapshot["game"]) == {
         "id", "code", "kind", "ranked", "practice", "status", "started_at", "awaiting_start",
         "server_now", "last_seq", "daily_date", "placement_help", "result",

@@ -9,12 +9,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from game import daily, services
+from game import services
 from game.models import BoardVersion, Guest
-from game.ranking import RANK_ORDER
-from game.selectors import pages
+from game.selectors import boards, daily, leaderboards
 from game.selectors.abandoned import ABANDONED_AFTER
-from game.services import boards
+from game.selectors.ranking import RANK_ORDER
 from tests.realtime import (  # noqa: F401  (the fixture)
     connect,
     frame_of,
@@ -149,8 +148,8 @@ async def test_syncing_an_unchanged_all_time_board_recomputes_nothing(player, mo
         computed.append(1)
         return records(players)
 
-    records = pages.all_time_records
-    monkeypatch.setattr(pages, "all_time_records", all_time_records)
+    records = leaderboards.all_time_records
+    monkeypatch.setattr(leaderboards, "all_time_records", all_time_records)
     await database_sync_to_async(ranked_and_resigned)(player)
     board = await connect("/ws/live/all-time/")
     first = await frame_of(board, "board")

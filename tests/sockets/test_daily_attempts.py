@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from game import daily
+from game.services.daily import daily_deal
 from tests.site import PASSWORD, greeted, send, sign_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,7 +26,7 @@ def signed_up(email: str, name: str) -> tuple[Client, str]:
 
 @database_sync_to_async
 def todays_code() -> str:
-    return daily.daily_deal().code
+    return daily_deal().code
 
 
 @database_sync_to_async

@@ -5,7 +5,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import AsyncClient
 
-from game import daily, services
+from game import services
+from game.selectors import daily
 from game.services.accounts import account_delete
 from game.services.follows import follow_create
 from game.sockets.base import CLOSE_LOGGED_OUT, CLOSE_LOGIN_REQUIRED, CLOSE_NOT_FOUND

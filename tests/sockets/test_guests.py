@@ -7,8 +7,8 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.test import Client
 
-from game import daily
 from game.models import DailyDeal, Game
+from game.selectors import daily
 from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_LOGGED_OUT
 from h2h_site.asgi import application
 from tests.site import game_log, greeted, open_socket, send

@@ -12,6 +12,7 @@ from django.utils import timezone
 import h2h_site.asgi
 from game import engine, services
 from game.models import Game, RaceRoom, Result
+from game.selectors.results import result_rank
 from game.services import races
 from tests.realtime import frame_of
 from tests.site import game_log, greeted, open_socket, reveals_stock, send, session_cookie
@@ -28,7 +29,7 @@ async def connected(cookie, code=CODE, app=None):
 @database_sync_to_async
 def result_of(game_id):
     result = Result.objects.get(game_id=game_id)
-    return result, services.result_rank(result=result)
+    return result, result_rank(result=result)
 
 
 async def test_a_whole_game_won_over_the_socket_is_recorded_and_ranked(

@@ -8,9 +8,10 @@ import pytest
 from channels.db import database_sync_to_async
 
 import h2h_site.asgi
-from game import daily
 from game.models import Presence
 from game.runtime import presence
+from game.selectors import daily
+from game.services.daily import daily_deal
 from tests.realtime import connect, frame_of, fresh_channel_layer  # noqa: F401  (the fixture)
 from tests.site import open_socket
 
@@ -60,7 +61,7 @@ async def test_the_counts_are_made_only_for_someone_to_hear_them(player_cookie, 
 
 @database_sync_to_async
 def todays_code() -> str:
-    return daily.daily_deal().code
+    return daily_deal().code
 
 
 async def test_todays_board_names_who_plays_todays_deal_with_a_watch_link(

@@ -10,9 +10,10 @@ import time_machine
 from channels.db import database_sync_to_async
 from django.core.management import call_command
 
-from game import daily, engine, services
+from game import engine, services
 from game.models import Result, ResultFlag
-from game.services.results import result_rank
+from game.selectors import daily
+from game.selectors.results import result_rank
 from tests.realtime import fresh_channel_layer  # noqa: F401 (an autouse fixture)
 from tests.site import greeted, send
 

@@ -4,8 +4,10 @@ board on every open socket at once, and a page loaded after agrees."""
 import pytest
 from channels.db import database_sync_to_async
 
-from game import daily, services
+from game import services
 from game.models import Result
+from game.selectors import daily
+from game.services.daily import daily_deal
 from game.services.reviews import day_void
 from tests.realtime import connect, frame_of, fresh_channel_layer  # noqa: F401  (the fixture)
 from tests.site import sockets_database_work_done
@@ -44,7 +46,7 @@ async def test_a_result_voided_in_the_admin_leaves_the_open_daily_board(
 
 @database_sync_to_async
 def todays_day_voided(admin_user) -> None:
-    day_void(deal=daily.daily_deal(), reason="a dead deal", by=admin_user)
+    day_void(deal=daily_deal(), reason="a dead deal", by=admin_user)
 
 
 async def test_a_result_that_ends_on_a_voided_day_joins_no_open_board(admin_user, player):

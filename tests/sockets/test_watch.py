@@ -13,10 +13,12 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import h2h_site.asgi
-from game import daily, engine, services
+from game import engine, services
 from game.models import DailyDeal, Game
+from game.selectors import daily
 from game.selectors.watching import spectator_snapshot
 from game.services import races
+from game.services.daily import daily_deal
 from tests.realtime import (  # noqa: F401  (the fixture)  # noqa: F401  (the fixture)
     connect,
     frame_of,
@@ -152,7 +154,7 @@ def test_a_spectators_second_snapshot_of_an_unchanged_game_reads_only_its_row(pl
 
 @database_sync_to_async
 def todays_game(player) -> int:
-    deal = daily.daily_deal()
+    deal = daily_deal()
     return Game.objects.create(
         player=player, code=deal.code, daily=deal, ranked=True, started_at=timezone.now()
     ).pk

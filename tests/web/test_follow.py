@@ -6,8 +6,10 @@ import re
 import pytest
 from django.test import Client
 
-from game import daily, services
+from game import services
 from game.models import Follow
+from game.selectors import daily
+from game.services.daily import daily_deal
 from game.services.follows import follow_create
 from tests.realtime import resign_now
 
@@ -111,7 +113,7 @@ def boards() -> dict[str, str]:
     return {
         "daily": "/leaderboard/daily/",
         "day": f"/leaderboard/daily/{daily.daily_today().isoformat()}/",
-        "deal": f"/leaderboard/deal/{daily.daily_deal().code}/",
+        "deal": f"/leaderboard/deal/{daily_deal().code}/",
         "all-time": "/leaderboard/all-time/",
     }
 

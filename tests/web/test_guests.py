@@ -13,9 +13,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from game import daily, services
+from game import services
 from game.models import BoardVersion, DailyDeal, Game, Guest, Profile, Result
-from game.selectors import pages
+from game.selectors import daily, leaderboards
 from game.services.guests import guests_expire
 from tests.site import sign_up
 
@@ -126,12 +126,12 @@ def test_a_guests_result_is_on_no_board(client, make_player):
     reply = services.game_resign(game=services.LockedGame(game_id), player=guest)
     assert reply.game["result"]["score"] == 0
     assert reply.game["result"] | {"rank": None, "of": None, "board": None} == reply.game["result"]
-    assert pages.deal_board(CODE) == []
+    assert leaderboards.deal_board(CODE) == []
     assert not BoardVersion.objects.filter(board=f"deal:{CODE}").exists()  # nothing published
     ann = make_player("ann")
     anns = services.game_open(player=ann, code=CODE)
     services.game_resign(game=services.LockedGame(anns.pk), player=ann)
-    assert [r.player for r in pages.deal_board(CODE)] == [ann]
+    assert [r.player for r in leaderboards.deal_board(CODE)] == [ann]
     assert client.get(f"/leaderboard/deal/{CODE}/").status_code == 200
 
 
@@ -147,7 +147,7 @@ def test_signing_up_keeps_the_guests_games_in_the_new_account_as_practice(client
     assert not Game.objects.filter(ranked=True).exists()
     assert not Guest.objects.exists() and get_user_model().objects.count() == 1
     assert page_data(client.get(f"/play/{code}/"), "game")["id"] == played
-    assert [r.player for r in pages.deal_board(CODE)] == [bea]  # on the boards now, as Bea
+    assert [r.player for r in leaderboards.deal_board(CODE)] == [bea]  # on the boards now, as Bea
     assert "You play as a guest" not in client.get(f"/play/{code}/").content.decode()
 
 

@@ -10,9 +10,10 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from game import services
-from game.daily import daily_today
 from game.models import DailyDeal, Game, Profile, Result
 from game.selectors.abandoned import ABANDONED_AFTER
+from game.selectors.daily import daily_today
+from game.selectors.results import result_rank
 from tests.selectors.history import deal_on, finish
 
 pytestmark = pytest.mark.django_db
@@ -248,6 +249,6 @@ def test_an_abandoned_game_finished_later_stays_in_its_history_and_off_the_deal_
     result = Result.objects.get(game=late)
     assert result.duration_ms >= 2 * ABANDONED_AFTER.total_seconds() * 1000
     assert names(client.get(f"/leaderboard/deal/{CODE}/")) == ["bea"]
-    assert services.result_rank(result=result) == {"rank": None, "of": 1, "board": "deal"}
+    assert result_rank(result=result) == {"rank": None, "of": 1, "board": "deal"}
     page = client.get("/players/ann/")
     assert page.context["games"][0] == late and ">ended</span>" in page.content.decode()

@@ -9,8 +9,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 
-from game.daily import daily_today
 from game.models import DailyDeal, Profile
+from game.selectors.daily import daily_today
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,9 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from game import daily, engine, services
+from game import engine, services
 from game.models import Game, Result
+from game.selectors import daily
 from game.services import races
 from tests.site import reveals_stock
 

@@ -8,7 +8,7 @@ e-mail marks (game.services.attempts): they are kept only until their day ends.
 
 from django.core.management.base import BaseCommand
 
-from game.daily import daily_today
+from game.selectors.daily import daily_today
 from game.services import games_close_day
 from game.services.attempts import attempts_forget
 

@@ -5,7 +5,7 @@ in ASCII); its first 8 bytes, big-endian, modulo 26**7 are the seed of the code 
 (letters big-endian, A = 0). The first candidate, from n = 0, that the solver wins is the day's
 code (docs/protocol.md, "The daily deal"). Without the key nobody can know a day's code early.
 Certifying the day's code also stores its par (DealPar), shown to a player only after their
-game of it ends.
+game of it ends. The calendar and the stored deals are read by game.selectors.daily.
 """
 
 import datetime
@@ -13,31 +13,14 @@ import hashlib
 import hmac
 from collections.abc import Iterator
 from itertools import count
-from zoneinfo import ZoneInfo
 
 from django.conf import settings
 
 from game import engine
 from game.models import DailyDeal, DealPar
+from game.selectors import daily
 
 SEED_SPACE = 26**7  # seven letters A-Z
-
-
-def daily_today() -> datetime.date:
-    """Today's date on the daily deal's calendar (settings.DAILY_TZ)."""
-    return datetime.datetime.now(ZoneInfo(settings.DAILY_TZ)).date()
-
-
-def daily_day_end(day: datetime.date) -> datetime.datetime:
-    """The instant `day` ends on the daily calendar: the next midnight in settings.DAILY_TZ.
-
-    >>> from django.test import override_settings
-    >>> with override_settings(DAILY_TZ="Asia/Kuala_Lumpur"):
-    ...     daily_day_end(datetime.date(2026, 3, 14)).isoformat()
-    '2026-03-15T00:00:00+08:00'
-    """
-    midnight = datetime.datetime.combine(day + datetime.timedelta(days=1), datetime.time())
-    return midnight.replace(tzinfo=ZoneInfo(settings.DAILY_TZ))
 
 
 def daily_candidates(day: datetime.date, *, key: str) -> Iterator[str]:
@@ -58,16 +41,9 @@ def daily_code(day: datetime.date, *, key: str | None = None) -> str:
     return next(code for code in daily_candidates(day, key=key) if engine.solve(code, key=key))
 
 
-def daily_is_today(code: str) -> bool:
-    """Whether the canonical `code` is today's daily deal (only an "HH1-D-" code can be)."""
-    if code.split("-")[1] != "D":
-        return False
-    return DailyDeal.objects.filter(code=code, date=daily_today()).exists()
-
-
 def daily_deal(day: datetime.date | None = None) -> DailyDeal:
     """The stored DailyDeal of `day` (default today), derived and stored on first use."""
-    day = daily_today() if day is None else day
+    day = daily.daily_today() if day is None else day
     deal = DailyDeal.objects.filter(date=day).first()
     if deal is not None:
         return deal

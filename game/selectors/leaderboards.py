@@ -1,33 +1,19 @@
-"""Reads for the pages: leaderboards, daily records and players. Nothing here writes."""
+"""The leaderboards as the pages show them: the results any board may show, a day's and a deal's
+boards, and the all-time board of daily records. Nothing here writes."""
 
-import datetime
 from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.db.models import Count, F, Min, Q, QuerySet
 
-from game.daily import daily_today
-from game.models import DailyDeal, Game, Profile, Result
-from game.ranking import RANK_ORDER
-from game.selectors.abandoned import LATE_RESULT_MS, with_abandoned
+from game.models import DailyDeal, Result
+from game.selectors.abandoned import LATE_RESULT_MS
+from game.selectors.daily import daily_today
+from game.selectors.ranking import RANK_ORDER
 from game.selectors.standing import day_standing, standing_results
 from game.selectors.streaks import Streak, streaks_of
 
 BOARD_SIZE = 100
-RECENT_GAMES = 30
-
-
-def daily_deal_on(day: datetime.date) -> DailyDeal | None:
-    """The daily deal of `day`, if anyone has opened it."""
-    return DailyDeal.objects.filter(date=day).first()
-
-
-def neighbouring_days(deal: DailyDeal) -> tuple[datetime.date | None, datetime.date | None]:
-    """The dates of the daily deals just before and just after `deal`."""
-    deals = DailyDeal.objects.values_list("date", flat=True)
-    before = deals.filter(date__lt=deal.date).order_by("-date").first()
-    after = deals.filter(date__gt=deal.date).order_by("date").first()
-    return before, after
 
 
 Players = Collection[int] | None  # whose results a board shows: None for everyone's
@@ -56,17 +42,6 @@ def daily_board(deal: DailyDeal, players: Players = None) -> list[Result]:
 def deal_board(code: str, players: Players = None) -> list[Result]:
     """Everyone's completed games of one canonical code, best first."""
     return _board(board_results().filter(code=code), players)
-
-
-def profile_named(name: str) -> Profile | None:
-    return Profile.objects.select_related("user").filter(display_name=name).first()
-
-
-def recent_games(user) -> list[Game]:
-    """The player's latest games, newest first, each with its result if it has one and
-    whether it is abandoned."""
-    games = with_abandoned(Game.objects.filter(player=user).select_related("result", "daily"))
-    return list(games.order_by("-started_at", "-pk")[:RECENT_GAMES])
 
 
 @dataclass(frozen=True)
