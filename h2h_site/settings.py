@@ -266,7 +266,7 @@ REALTIME_SOCKETS_PER_USER = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_USER", 
 REALTIME_SOCKETS_PER_ADDRESS = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_ADDRESS", "20"))
 
 # Bounded cost, so one player cannot slow everyone: a game's log stops taking moves at
-# ACTIONS_PER_GAME entries (game/services/moves.py; a rule of the site, not tuned per deployment).
+# ACTIONS_PER_GAME entries (game/services/play.py; a rule of the site, not tuned per deployment).
 ACTIONS_PER_GAME = 2000
 
 # What sockets send again and again (a board, a watched game), kept per process and per
