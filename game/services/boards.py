@@ -1,38 +1,22 @@
-"""Live leaderboards: the boards a result joins, their versions, their rows and snapshots.
+"""Live leaderboards, written: a result joins its boards, their versions bump, and the update
+is published after commit.
 
 A result joins its code's board; a ranked daily result also joins its day's board and the
 all-time board. Each board has a version, bumped inside the result's own transaction, and the
 update published after commit carries it. A client applies updates in version order; one that
-sees a jump (it missed an update) or reconnects takes a fresh snapshot instead, so it never
-shows a wrong board. The all-time board is aggregates, not rows: its update is only the new
-version, and its listeners send a fresh snapshot. A snapshot is computed once per process
-and version (the "snapshots" cache): a reconnect or a `sync` costs one read of the version.
+sees a jump (it missed an update) or reconnects takes a fresh snapshot instead
+(game.selectors.boards), so it never shows a wrong board. The all-time board is aggregates,
+not rows: its update is only the new version, and its listeners send a fresh snapshot.
 """
 
-import datetime
-from collections.abc import Collection
-
-from django.core.cache import caches
 from django.db.models import F
-from django.urls import reverse
 
 from game.models import BoardVersion, Profile, Result
-from game.ranking import RANK_ORDER
-from game.selectors import pages
 from game.selectors.abandoned import LATE_RESULT_MS
+from game.selectors.boards import ALL_TIME, boards_of, result_row
 from game.selectors.guests import is_guest
 from game.services.groups import board_group
 from game.services.publish import publish_on_commit
-
-ALL_TIME = "all-time"
-
-
-def boards_of(result: Result) -> list[str]:
-    """The live boards a result appears on."""
-    boards = [f"deal:{result.code}"]
-    if result.ranked and result.daily_id is not None:
-        boards += [f"daily:{result.daily.date.isoformat()}", ALL_TIME]
-    return boards
 
 
 def board_result_recorded(*, result: Result) -> None:
@@ -58,20 +42,10 @@ def board_result_recorded(*, result: Result) -> None:
 
 def _row_listed(board: str, result: Result) -> bool:
     """Whether `board` lists the result's row: the all-time board lists none (it is sums),
-    a deal board none that took a day or more (pages.board_results: an abandoned game)."""
+    a deal board none that took a day or more (leaderboards.board_results: an abandoned game)."""
     if board == ALL_TIME:
         return False
     return not board.startswith("deal:") or result.duration_ms < LATE_RESULT_MS
-
-
-def boards_of_player(*, player_id: int) -> list[str]:
-    """Every live board one of the player's results is on."""
-    results = Result.objects.filter(player_id=player_id)
-    codes = results.values_list("code", flat=True).distinct()
-    ranked = results.filter(ranked=True, daily__isnull=False)
-    days = ranked.values_list("daily__date", flat=True).distinct()
-    boards = [f"deal:{code}" for code in codes] + [f"daily:{day.isoformat()}" for day in days]
-    return boards + [ALL_TIME] if days else boards
 
 
 def board_results_left(*, boards: list[str]) -> None:
@@ -101,92 +75,3 @@ def board_versions_bump(*, boards: list[str]) -> dict[str, int]:
     for board in sorted(boards):  # one lock order for every writer, so two never deadlock
         BoardVersion.objects.filter(board=board).update(version=F("version") + 1)
     return dict(BoardVersion.objects.filter(board__in=boards).values_list("board", "version"))
-
-
-def result_row(result: Result, *, name: str | None) -> dict:
-    """One row of a daily or deal board, as the page's row template shows it."""
-    return {
-        "id": result.pk,
-        "player": name,
-        "player_id": result.player_id,
-        "score": result.score,
-        "duration_ms": result.duration_ms,
-        "moves": result.moves,
-        "undos": result.undos,
-        "won": result.won,
-        "clean": result.clean,
-        "finished_at": result.finished_at.isoformat(),
-        "player_url": reverse("player", args=[name]) if name else None,
-        "play_url": reverse("play", args=[result.code]),
-        "replay_url": reverse("replay", args=[result.game_id]),
-    }
-
-
-def record_row(record: pages.DailyRecord) -> dict:
-    """One row of the all-time board."""
-    name = record.display_name
-    return {
-        "player": name,
-        "player_id": record.player_id,
-        "wins": record.wins,
-        "played": record.played,
-        "win_percent": record.win_percent,
-        "best_ms": record.best_ms,
-        "current_streak": record.current_streak,
-        "best_streak": record.best_streak,
-        "player_url": reverse("player", args=[name]) if name else None,
-    }
-
-
-def board_snapshot(*, board: str, at_least: int | None = None) -> dict:
-    """{"board", "version", "order", "size", "rows"}: the board now, best first.
-
-    The snapshot this process read last is reused while it is as recent as the board's
-    version, or as `at_least` (then without reading the version: the all-time board's
-    listeners all ask for the same new version at once).
-    """
-    cache, key = caches["snapshots"], f"board:{board}"
-    cached = cache.get(key)
-    if at_least is not None and cached is not None and cached["version"] >= at_least:
-        return cached
-    # The version first: every result it counts is committed, so the rows read next hold it
-    # (and maybe newer ones, which the client recognises by id when their update comes).
-    version = board_version(board=board)
-    if cached is not None and cached["version"] >= version:
-        return cached
-    snapshot = {"board": board, "version": version, "size": pages.BOARD_SIZE}
-    snapshot |= _rows(board)
-    cache.set(key, snapshot)
-    return snapshot
-
-
-def following_snapshot(*, board: str, players: Collection[int]) -> dict:
-    """board_snapshot's frame for the results of `players` only: not cached, as each
-    follower's board is their own."""
-    snapshot = {"board": board, "version": board_version(board=board), "size": pages.BOARD_SIZE}
-    return snapshot | _rows(board, players)
-
-
-def board_version(*, board: str) -> int:
-    """How many results the board has taken (0 before its first)."""
-    version = BoardVersion.objects.filter(board=board).values_list("version", flat=True).first()
-    return version or 0
-
-
-def _rows(board: str, players: pages.Players = None) -> dict:
-    kind, _, key = board.partition(":")
-    if kind == "daily":
-        deal = pages.daily_deal_on(datetime.date.fromisoformat(key))
-        results = pages.daily_board(deal, players) if deal else []
-    elif kind == "deal":
-        results = pages.deal_board(key, players)
-    else:
-        records = pages.all_time_records(players)
-        return {"order": None, "rows": [record_row(r) for r in records]}
-    rows = [result_row(r, name=_display_name(r.player)) for r in results]
-    return {"order": list(RANK_ORDER), "rows": rows}
-
-
-def _display_name(user) -> str | None:
-    profile = getattr(user, "profile", None)  # an account without a profile has no public name
-    return profile.display_name if profile else None
