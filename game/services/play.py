@@ -9,9 +9,10 @@ result or the start in the same transaction (`store`), then `applied` (the game 
 and the news for its other listeners). A write made on a stale log matches no row and stores
 nothing: the game is read again and the action decided again.
 
-The sockets' way keeps the game in memory (live.LiveGame): its plain moves go in the next group
-commit on a database thread. The pages' and races' way locks the game's row in the caller's
-transaction (moves.LockedGame).
+The use cases (moves.py: game_start, game_tap, game_undo, game_resign, game_set_help) each run
+their action through `played`. The sockets' way keeps the game in memory (live.LiveGame): its
+plain moves go in the next group commit on a database thread. The pages' and races' way locks
+the game's row in the caller's transaction (moves.LockedGame).
 """
 
 import uuid
