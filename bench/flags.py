@@ -15,7 +15,7 @@ person resigns.
 
 Each game leaves the log the server would store: every stored move at the instant of the frame
 that stored it, a pair as two entries of one time (tests/harness/player_logs.py). That log goes
-through game.fairplay.flags_for, the function the server runs when it stores a result, so no
+through game.engine.fairplay.flags_for, the function the server runs when it stores a result, so no
 server is needed. Prints one JSON object: per kind, games, flagged games and per-reason counts,
 the largest and smallest share of machine-paced moves and of stock cards peeked at in a game of
 the kind (the margin either side of each threshold), and the median numbers of undos and draws.
@@ -33,7 +33,7 @@ import time
 from collections import Counter
 from datetime import datetime
 
-from game import fairplay
+from game.engine import fairplay
 from tests.harness.player_logs import (
     START,
     UNDOERS,

@@ -7,9 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from game import engine_process
-from game.display_names import display_name_skeleton
-from game.fairplay import REASONS
+from game.domain.display_names import display_name_skeleton
+from game.engine.fairplay import REASONS
 
 
 class Theme(models.TextChoices):
@@ -281,7 +280,7 @@ class RaceEntry(models.Model):
         ]
 
 
-# Fair play (game/fairplay.py): flags ask a person to review a result; they change nothing.
+# Fair play (game/engine/fairplay.py): flags ask a person to review a result; they change nothing.
 
 
 class ResultFlag(models.Model):
@@ -313,7 +312,7 @@ class ResultFlag(models.Model):
 class DealPar(models.Model):
     """The fewest moves that win a deal code's deal, once computed; `par` is null for a deal
     that cannot be won. A daily deal's is stored when the day's deal is certified, any other
-    code's after a game of it ends (game/services/pars.py)."""
+    code's after a game of it ends (game.runtime.par_searcher)."""
 
     code = models.CharField(max_length=16, unique=True)
     par = models.PositiveSmallIntegerField(null=True)
@@ -321,16 +320,6 @@ class DealPar(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} par {self.par}"
-
-    @classmethod
-    def settled(cls, code: str, *, key: str) -> int | None:
-        """The code's stored par, else searched now (up to a second, in the search process)
-        and stored."""
-        stored = cls.objects.filter(code=code).first()
-        if stored is None:
-            par = engine_process.min_moves(code, key=key)
-            stored, _ = cls.objects.get_or_create(code=code, defaults={"par": par})
-        return stored.par
 
 
 # One ranked attempt a day per e-mail address, across accounts (docs/deployment.md, "Privacy").

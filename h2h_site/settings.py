@@ -218,7 +218,8 @@ def channel_layers_from_env() -> dict:
                 # consumers) and its 100-connection pool (it fails at 200 consumers). A Redis
                 # out of reach is given up on within a second, not the system's connect
                 # timeout; a call on a pooled connection that a restarted Redis closed is
-                # made again once on a new one, not counted as an outage (game.services.layer).
+                # made again once on a new one, not counted as an outage
+                # (game.storage.channel_layer).
                 "hosts": [
                     {
                         "address": url,

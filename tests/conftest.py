@@ -8,8 +8,10 @@ winnable codes) live in tests/site.py.
 """
 
 import os
+from concurrent.futures import Executor, Future
 
 import pytest
+from django.conf import settings
 
 from tests.layers import failing_layer  # noqa: F401  (a channel layer that fails on command)
 from tests.site import (  # noqa: F401  (the site's fixtures, for every test folder)
@@ -64,6 +66,41 @@ def _forget_login_failures(request):
             cache.clear()
 
 
+class InCaller(Executor):
+    """Runs each job at once in the caller's thread."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as error:
+            future.set_exception(error)
+        return future
+
+
+def in_memory_database() -> bool:
+    """The tests' database is SQLite's in memory unless a file or a server is named for them."""
+    database = settings.DATABASES["default"]
+    return database["ENGINE"].endswith("sqlite3") and not database.get("TEST", {}).get("NAME")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _one_writer_on_the_in_memory_database():
+    """The in-memory SQLite database locks whole tables between connections, and a write from
+    a thread of its own meets "database table is locked" instead of waiting: there, moves share
+    the sockets' other database workers, and a par search runs in the thread that asks."""
+    if not in_memory_database():
+        yield
+        return
+    from game.runtime import par_searcher
+    from game.storage import dbthread
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dbthread, "_movers", dbthread._workers)
+        patch.setattr(par_searcher, "_searcher", InCaller())
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _par_searches_end_with_their_test(request):
     """A par search outlives the game whose end asked for it. Waited for before the database is
@@ -76,10 +113,10 @@ def _par_searches_end_with_their_test(request):
         return
     request.getfixturevalue("transactional_db")  # set up first, so torn down after the wait
     yield
-    from game.services import pars
+    from game.runtime import par_searcher
 
     # The par thread runs its jobs in order: this one ends after every search asked before it.
-    pars._searcher().submit(lambda: None).result(timeout=60)
+    par_searcher._searcher.submit(lambda: None).result(timeout=60)
 
 
 @pytest.fixture(autouse=True)

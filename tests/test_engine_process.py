@@ -10,7 +10,8 @@ import time
 import psutil
 import pytest
 
-from game import engine, engine_process
+from game import engine
+from game.runtime import par_process
 
 KEY = "a-test-deal-key"
 CODES = [engine.format_code("N", seed) for seed in range(12)]
@@ -18,7 +19,7 @@ CODES = [engine.format_code("N", seed) for seed in range(12)]
 
 @pytest.fixture
 def searcher():
-    process = engine_process.SearchProcess()
+    process = par_process.SearchProcess()
     yield process
     process._stop()
 
@@ -34,7 +35,7 @@ def test_the_search_runs_in_a_child_at_a_lower_priority(searcher):
     child = searcher.child.pid
     assert child != os.getpid()
     own = os.getpriority(os.PRIO_PROCESS, 0)
-    assert os.getpriority(os.PRIO_PROCESS, child) == min(19, own + engine_process.NICE)
+    assert os.getpriority(os.PRIO_PROCESS, child) == min(19, own + par_process.NICE)
 
 
 def test_a_bad_code_is_a_parse_error_and_the_child_goes_on(searcher):
@@ -56,9 +57,9 @@ def test_a_child_that_died_is_replaced_and_the_search_answered(searcher):
 
 
 SERVER = """
-from game import engine_process
-engine_process.min_moves("HH1-N-AAAAAAM", key="k")
-print(engine_process._process.child.pid, flush=True)
+from game.runtime import par_process
+par_process.min_moves("HH1-N-AAAAAAM", key="k")
+print(par_process._process.child.pid, flush=True)
 input()
 """
 
@@ -66,7 +67,7 @@ input()
 def test_the_child_exits_when_its_server_is_killed():
     server = subprocess.Popen(
         [sys.executable, "-c", SERVER],
-        cwd=engine_process.ROOT,
+        cwd=par_process.ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -86,12 +87,12 @@ def test_a_child_that_stops_answering_times_out_and_the_next_search_starts_anoth
     searcher.min_moves(CODES[0], key=KEY)
     stuck = searcher.child
     os.kill(stuck.pid, signal.SIGSTOP)
-    patience = engine_process.ANSWER_TIMEOUT_S
-    monkeypatch.setattr(engine_process, "ANSWER_TIMEOUT_S", 0.5)
+    patience = par_process.ANSWER_TIMEOUT_S
+    monkeypatch.setattr(par_process, "ANSWER_TIMEOUT_S", 0.5)
     with pytest.raises(TimeoutError):
         searcher.min_moves(CODES[1], key=KEY)
     assert stuck.poll() is not None  # stopped for good
     # The next child starts an interpreter at a lower priority: on a loaded machine that alone
     # can take longer than the half second the stuck one was given.
-    monkeypatch.setattr(engine_process, "ANSWER_TIMEOUT_S", patience)
+    monkeypatch.setattr(par_process, "ANSWER_TIMEOUT_S", patience)
     assert searcher.min_moves(CODES[1], key=KEY) == engine.min_moves(CODES[1], key=KEY)

@@ -18,10 +18,6 @@ LAYERS = {
     "game.engine": (0, "engine"),
     "game.models": (1, "models"),
     "game.domain": (1, "models"),  # beside the models: what writes and reads both speak
-    "game.display_names": (1, "models"),
-    "game.fairplay": (1, "models"),
-    "game.engine_process": (1, "models"),  # the engine in a child process (stdlib only)
-    "game.metrics": (1, "models"),  # counted by every layer above (prometheus-client only)
     "game.storage": (2, "storage"),
     "game.services": (3, "services"),
     "game.selectors": (3, "selectors"),

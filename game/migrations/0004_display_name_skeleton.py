@@ -6,7 +6,7 @@ keeps its name with no skeleton, and a rename must then pick a name like no othe
 
 from django.db import migrations, models
 
-from game.display_names import display_name_skeleton
+from game.domain.display_names import display_name_skeleton
 
 
 def fill_skeletons(apps, schema_editor):

@@ -21,7 +21,6 @@ from game.models import Presence
 from game.selectors.presence import presence_snapshot, watchers_of
 from game.services.audience import anyone_in_group, others_in_group
 from game.services.groups import PRESENCE, game_group
-from game.services.layer import ask_layer, on_layer
 from game.services.presence import (
     PROCESS,
     presence_apply,
@@ -30,6 +29,7 @@ from game.services.presence import (
     presence_leave,
 )
 from game.services.publish import publish
+from game.storage.channel_layer import ask_layer, on_layer
 from game.storage.db import db
 
 HEARTBEAT_S = 20

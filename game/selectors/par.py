@@ -1,4 +1,5 @@
-"""Par as stored: a read that never computes (game/services/pars.py computes and stores it)."""
+"""Par as stored: a read that never computes (game.runtime.par_searcher searches it, and
+game.services.pars stores it)."""
 
 from game.models import DealPar
 
@@ -8,6 +9,12 @@ def par_of(code: str) -> int | None:
     computed yet, and for a deal that cannot be won. Show it only once the viewer's own game
     of that deal has ended."""
     return DealPar.objects.filter(code=code).values_list("par", flat=True).first()
+
+
+def par_searched(code: str) -> bool:
+    """Whether the code's par was searched already: stored, if only as None for a deal that
+    cannot be won."""
+    return DealPar.objects.filter(code=code).exists()
 
 
 def pars_of(codes: set[str]) -> dict[str, int]:

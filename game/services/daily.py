@@ -4,8 +4,9 @@ Candidate n of a day is HMAC-SHA-256(key = the deal key, message = "h2h-daily:<Y
 in ASCII); its first 8 bytes, big-endian, modulo 26**7 are the seed of the code HH1-D-<seed>
 (letters big-endian, A = 0). The first candidate, from n = 0, that the solver wins is the day's
 code (docs/protocol.md, "The daily deal"). Without the key nobody can know a day's code early.
-Certifying the day's code also stores its par (DealPar), shown to a player only after their
-game of it ends. The calendar and the stored deals are read by game.selectors.daily.
+Certifying the day's code also stores its par (DealPar: the runtime's par search hears
+`deal_certified`), shown to a player only after their game of it ends. The calendar and the
+stored deals are read by game.selectors.daily.
 """
 
 import datetime
@@ -17,8 +18,9 @@ from itertools import count
 from django.conf import settings
 
 from game import engine
-from game.models import DailyDeal, DealPar
+from game.models import DailyDeal
 from game.selectors import daily
+from game.services.signals import deal_certified
 
 SEED_SPACE = 26**7  # seven letters A-Z
 
@@ -49,6 +51,6 @@ def daily_deal(day: datetime.date | None = None) -> DailyDeal:
         return deal
     # Solve outside any transaction; two first requests racing derive the same code.
     code = daily_code(day)
-    DealPar.settled(code, key=settings.DEAL_KEY)  # certified: its par is known from the start
+    deal_certified.send(sender=None, code=code)  # its par is known from the start
     deal, _ = DailyDeal.objects.get_or_create(date=day, defaults={"code": code})
     return deal

@@ -27,9 +27,9 @@ from game.services import play
 from game.services.audience import Audience, others_listen
 from game.services.games import game_resume
 from game.services.groups import game_group
-from game.services.layer import on_layer
 from game.services.play import PROCESS, Reply, StoredGame, Write
 from game.services.rooms import race_lobby_check
+from game.storage.channel_layer import on_layer
 from game.storage.dbthread import append, on_db_thread
 from game.storage.failures import UNAVAILABLE
 
@@ -134,7 +134,7 @@ async def live_publish(live: LiveGame, reply: Reply, *, origin: str) -> None:
     """Tell the game's other listeners (other tabs, spectators) about a stored action.
 
     Called after the acting socket has its reply; skipped when nobody else listens (audience).
-    Best effort: while the channel layer is down it is dropped at once (game.services.layer).
+    Best effort: while the channel layer is down it is dropped at once (game.storage.channel_layer).
     """
     layer = get_channel_layer()
     if layer is not None and reply.news:

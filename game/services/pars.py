@@ -1,102 +1,11 @@
-"""Par after a game ends: computed off the event loop, stored per code, told to the game.
+"""A deal's par, stored once it is known: the search itself runs in the runtime
+(game.runtime.par_searcher), which calls this with its answer."""
 
-The daily deal's par is stored when the day's deal is certified (game/daily.py); any other
-code's the first time a game of it ends. The search (engine.min_moves) takes up to a second,
-so it runs in the search process (game/engine_process.py), waited on by a thread of its own,
-never by the event loop or a database worker that moves wait on. At most WAITING codes wait
-their turn: past that (more games ending than searches can keep up with), a code waits for
-the next game of it to end. Once stored, the game's sockets hear `{"type": "par", ...}`
-(docs/protocol.md); the result object carries it from then on (results.result_summary).
-"""
-
-import asyncio
-import logging
-import threading
-from concurrent.futures import Executor
-
-from asgiref.sync import async_to_sync
-from django.conf import settings
-from django.db import transaction
-
-from game.metrics import PAR_SEARCHES, PAR_WAITING
 from game.models import DealPar
-from game.services.groups import game_group
-from game.services.publish import publish
-from game.storage.dbthread import InCaller, Workers, in_memory_database
-
-logger = logging.getLogger(__name__)
-# One thread: two games of one code ending together compute its par once, one after the other.
-_own_searcher = Workers(1)
-WAITING = 1000
-PUBLISH_WAIT = 5.0  # seconds; a running loop publishes in well under a millisecond
-_places = threading.BoundedSemaphore(WAITING)  # one per code waiting for its search
 
 
-def _searcher() -> Executor:
-    """The par thread; on the in-memory test database the caller, which alone may write."""
-    return InCaller() if in_memory_database() else _own_searcher
-
-
-def par_after_end(*, code: str, game_id: int) -> None:
-    """Once the ending game's transaction commits: its code's par computed (unless stored
-    already) and told to the game's sockets."""
-    if DealPar.objects.filter(code=code).exists():
-        return  # the result object carries it already
-    transaction.on_commit(lambda: _par_soon(code, game_id), robust=True)
-
-
-def _par_soon(code: str, game_id: int) -> None:
-    # The event loop that serves this process's sockets, when this thread was called from it
-    # (a socket's database thread, or a page under daphne): the news is published from there.
-    loop = async_to_sync(_running_loop)()
-    if not _places.acquire(blocking=False):
-        PAR_SEARCHES.labels("skipped").inc()
-        return
-    PAR_WAITING.inc()
-    _searcher().submit(_settle_in_turn, code=code, game_id=game_id, loop=loop)
-
-
-def _settle_in_turn(*, code: str, **kwargs) -> None:
-    try:
-        par_settle(code=code, **kwargs)
-    except Exception:  # nobody waits on the job: say so, and the next game's end tries again
-        logger.exception("the par of %s was not settled", code)
-        PAR_SEARCHES.labels("failed").inc()
-    else:
-        PAR_SEARCHES.labels("settled").inc()
-    finally:
-        PAR_WAITING.dec()
-        _places.release()
-
-
-async def _running_loop() -> asyncio.AbstractEventLoop:
-    return asyncio.get_running_loop()
-
-
-def par_settle(
-    *, code: str, game_id: int, loop: asyncio.AbstractEventLoop | None = None
-) -> int | None:
-    """The code's par, computed and stored if it was not, then published to the game (from
-    `loop` while it runs, else from a loop of this thread's own)."""
-    par = DealPar.settled(code, key=settings.DEAL_KEY)
-    if par is not None:
-        group, message = (
-            game_group(game_id=game_id),
-            {"type": "game.par", "game": game_id, "par": par},
-        )
-        if loop is not None and loop.is_running():
-            _publish_from(loop, group, message)
-        else:
-            async_to_sync(publish)(group, message)
-    return par
-
-
-def _publish_from(loop: asyncio.AbstractEventLoop, group: str, message: dict) -> None:
-    """Publish from `loop`, waiting at most PUBLISH_WAIT: a loop that stops or stalls before
-    it runs the publish loses this news, never the par thread (every later search waits on it)."""
-    sent = asyncio.run_coroutine_threadsafe(publish(group, message), loop)
-    try:
-        sent.result(timeout=PUBLISH_WAIT)
-    except TimeoutError:
-        sent.cancel()
-        logger.warning("the par for %s was not published: its loop did not run it", group)
+def par_store(*, code: str, par: int | None) -> int | None:
+    """Store `par` as the code's unless one is stored already; the stored par either way (two
+    searches of one code that end together find the same)."""
+    stored, _ = DealPar.objects.get_or_create(code=code, defaults={"par": par})
+    return stored.par

@@ -1,6 +1,6 @@
 """Publishing to a group: after the write commits, and never at the cost of the write.
 
-Every publication is best effort (game.services.layer): while the channel layer is down it is
+Every publication is best effort (game.storage.channel_layer): while the channel layer is down it is
 dropped at once, and one that fails or is not answered within layer.CALL_S is logged, counted
 and dropped. Whoever missed it resynchronises by version when the layer is back.
 """
@@ -10,7 +10,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from game.services.groups import game_group, spectator_group
-from game.services.layer import on_layer
+from game.storage.channel_layer import on_layer
 
 
 def publish_on_commit(group: str, message: dict) -> None:

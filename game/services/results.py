@@ -3,15 +3,14 @@ looks unlike a person's play (game.selectors.results reads them)."""
 
 from datetime import datetime, timedelta
 
-from django.db import transaction
 from django.utils import timezone
 
-from game import engine, fairplay
-from game.metrics import RESULT_FLAGS, RESULTS
+from game import engine
+from game.engine import fairplay
 from game.models import Game, Result, ResultFlag
 from game.services.boards import board_result_recorded
-from game.services.pars import par_after_end
 from game.services.rooms import race_result_recorded
+from game.services.signals import result_flagged, result_recorded
 
 
 def result_create(*, game: Game, state: engine.State, status: str, at: datetime) -> Result:
@@ -33,13 +32,12 @@ def result_create(*, game: Game, state: engine.State, status: str, at: datetime)
         duration_ms=duration_ms(game.started_at, at),
         finished_at=at,
     )
-    transaction.on_commit(RESULTS.labels(status).inc)
     result_flag(result=result)  # one read of the log just written: cheap enough to stay here
     # Inside the result's transaction: versions bump now, the boards and a race hear of it
-    # once this commits.
+    # once this commits, and so does what a process keeps (its par search, its metrics).
     board_result_recorded(result=result)
     race_result_recorded(result=result)
-    par_after_end(code=game.code, game_id=game.pk)
+    result_recorded.send(sender=None, result=result, status=status)
     return result
 
 
@@ -58,7 +56,7 @@ def result_flag(*, result: Result) -> list[fairplay.Flag]:
     ]
     ResultFlag.objects.bulk_create(rows, ignore_conflicts=True)
     for flag in found:
-        transaction.on_commit(RESULT_FLAGS.labels(flag.reason).inc)
+        result_flagged.send(sender=None, reason=flag.reason)
     return found
 
 

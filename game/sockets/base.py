@@ -25,14 +25,14 @@ from django.utils import translation
 from django.utils.functional import empty
 
 from game.domain.errors import GameError
-from game.metrics import socket_meters
+from game.runtime.metrics import socket_meters
 from game.services.groups import player_group
-from game.services.layer import Link, layer_failed, link_of, on_layer
 from game.sockets.counts import SocketCount
 from game.sockets.dispatch import OneLoopConsumer
 from game.sockets.frames import decode_frame, encode_frame
 from game.sockets.login import session_now
 from game.sockets.ratelimit import FrameLimiter, Verdict
+from game.storage.channel_layer import Link, layer_failed, link_of, on_layer
 from game.storage.failures import UNAVAILABLE
 
 logger = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ class Socket(OneLoopConsumer):
     `counted_in`, and handles each admitted frame in `receive_frame`; `connect` accepts or
     refuses."""
 
-    kind = "socket"  # its label in the metrics (game.metrics): play, boards, watch, race
+    kind = "socket"  # its label in the metrics (game.runtime.metrics): play, boards, watch, race
     numbered = False  # True: frames carry a `seq` (`seq_of`), which error frames echo
     login_required = False  # True: a socket with no player is refused with CLOSE_LOGIN_REQUIRED
     closes_on_logout = True  # a logged-in socket joins its player's group (game.services.sessions)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from game import engine, services
 from game.domain.errors import GameError
-from game.metrics import play_event
+from game.runtime.metrics import play_event
 from game.runtime.presence import play_opened, socket_closed
 from game.selectors.guests import guest_player
 from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Socket
@@ -118,7 +118,7 @@ class PlayConsumer(Socket):
         await self.send_json({"type": "state", **{key: message[key] for key in keys}})
 
     async def game_par(self, message: dict) -> None:
-        """The finished game's deal has its par now (game.services.pars): show it."""
+        """The finished game's deal has its par now (game.runtime.par_searcher): show it."""
         services.live_par_heard(self.live, par=message["par"])
         await self.send_json({"type": "par", "game": message["game"], "par": message["par"]})
 

@@ -18,7 +18,6 @@ sync_to_async (needed only for on_commit broadcasts, and a move's write has none
 """
 
 import asyncio
-import functools
 import queue
 import threading
 import time
@@ -29,8 +28,8 @@ from asgiref.sync import sync_to_async
 from django.db import DatabaseError, connection, connections
 from django.utils import timezone
 
-from game.metrics import DB_BATCH_MOVES, DB_COMMIT_SECONDS
 from game.storage.appends import Append, appends_checkpoint, appends_store
+from game.storage.signals import moves_stored
 
 IDLE_CLOSE_S = 1.0
 MAX_BATCH = 200  # moves per transaction: 800 parameters, far below any database's limit
@@ -114,33 +113,8 @@ def _worker_count() -> int:
 
 
 _workers = Workers(_worker_count())
-_own_movers = Workers(_worker_count())
-
-
-@functools.cache  # asked on every move: reading the connection's settings costs a lookup
-def _movers() -> Workers:
-    """Moves get workers of their own, so a socket's connect queries never hold a move up; not
-    on an in-memory test database, whose shared cache locks whole tables between connections."""
-    return _workers if in_memory_database() else _own_movers
-
-
-def in_memory_database() -> bool:
-    """The tests' in-memory SQLite database: one connection writes at a time, and a write
-    from a thread of its own meets "database table is locked" instead of waiting."""
-    return "memory" in str(connections["default"].settings_dict["NAME"])
-
-
-class InCaller(Executor):
-    """Runs each job at once in the caller's thread: for background work that would write from
-    a thread of its own on the in-memory test database."""
-
-    def submit(self, fn, /, *args, **kwargs) -> Future:
-        future: Future = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except Exception as error:
-            future.set_exception(error)
-        return future
+# Moves get workers of their own, so a socket's connect queries never hold a move up.
+_movers = Workers(_worker_count())
 
 
 def on_db_thread(func):
@@ -171,7 +145,7 @@ async def append(move: Append) -> bool:
     waiting = _waiting.setdefault(loop, _Waiting())
     future = loop.create_future()
     waiting.moves.append((move, future))
-    if waiting.committing < _movers().count:
+    if waiting.committing < _movers.count:
         waiting.committing += 1
         task = loop.create_task(_commit_waiting(waiting))
         waiting.tasks.add(task)
@@ -185,9 +159,8 @@ async def _commit_waiting(waiting: _Waiting) -> None:
         while waiting.moves:
             batch = waiting.moves[:MAX_BATCH]
             del waiting.moves[:MAX_BATCH]
-            DB_BATCH_MOVES.observe(len(batch))
             try:
-                movers = _movers()
+                movers = _movers
                 stored = await loop.run_in_executor(movers, _store, [m for m, _ in batch])
                 _checkpoint_soon(movers)
             except Exception as error:  # every waiter hears it (storage.failures says what)
@@ -209,8 +182,12 @@ def _settle(batch, *, stored=None, error=None) -> None:
 
 
 def _store(moves: list[Append]) -> list[bool]:
-    with DB_COMMIT_SECONDS.time():
+    started = time.perf_counter()
+    try:
         return appends_store(appends=moves, at=timezone.now(), checkpoints=False)
+    finally:
+        seconds = time.perf_counter() - started
+        moves_stored.send(sender=None, moves=len(moves), seconds=seconds)
 
 
 _checkpointed = [0.0]

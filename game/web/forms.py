@@ -7,12 +7,12 @@ from django.core.validators import RegexValidator
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from game.display_names import (
+from game.domain.deal_codes import code_parse
+from game.domain.display_names import (
     display_name_mixed_scripts,
     display_name_normal,
     display_name_skeleton,
 )
-from game.domain.deal_codes import code_parse
 from game.domain.errors import GameError
 from game.models import Profile
 
@@ -33,7 +33,7 @@ def validate_one_script(name: str) -> None:
 
 
 class DisplayNameField(forms.CharField):
-    """A display name, in the form it is stored and shown in (game.display_names)."""
+    """A display name, in the form it is stored and shown in (game.domain.display_names)."""
 
     def __init__(self) -> None:
         super().__init__(

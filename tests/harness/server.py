@@ -194,7 +194,7 @@ class Server:
                 self.kill()
 
     def _processes(self) -> list[psutil.Process]:
-        """The server and its children (its par search process, game/engine_process.py)."""
+        """The server and its children (its par search process, game/runtime/par_process.py)."""
         server = psutil.Process(self.process.pid)
         return [server, *server.children(recursive=True)]
 

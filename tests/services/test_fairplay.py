@@ -1,11 +1,12 @@
-"""Plausibility flags (game/fairplay.py): pure, so tested with no database."""
+"""Plausibility flags (game/engine/fairplay.py): pure, so tested with no database."""
 
 import doctest
 import random
 from datetime import datetime, timedelta
 
-from game import engine, fairplay
-from game.fairplay import (
+from game import engine
+from game.engine import fairplay
+from game.engine.fairplay import (
     MACHINE_TAP_S,
     REASONS,
     SCOUTED_CARDS,

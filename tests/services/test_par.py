@@ -11,13 +11,13 @@ import pytest
 from django.conf import settings
 from prometheus_client import REGISTRY
 
-from game import engine, engine_process, services
+from game import engine, services
 from game.models import DealPar
+from game.runtime import par_process, par_searcher
 from game.selectors.boards import board_snapshot
 from game.selectors.games import game_snapshot
 from game.selectors.par import par_of
 from game.selectors.watching import spectator_snapshot
-from game.services import pars
 from game.services.daily import daily_deal
 
 pytestmark = pytest.mark.django_db
@@ -35,15 +35,15 @@ class Inline:
 @pytest.fixture
 def searches(monkeypatch, django_capture_on_commit_callbacks):
     """Par searches run inline once the ending transaction commits; returns the codes searched."""
-    searched, search = [], engine_process.min_moves
+    searched, search = [], par_process.min_moves
 
     def counted(code, **kwargs):
         searched.append(code)
         return search(code, **kwargs)
 
-    monkeypatch.setattr(pars, "_searcher", Inline)
+    monkeypatch.setattr(par_searcher, "_searcher", Inline())
     DealPar.objects.all().delete()  # none left by a par thread of another test's game
-    monkeypatch.setattr(engine_process, "min_moves", counted)
+    monkeypatch.setattr(par_process, "min_moves", counted)
     return searched
 
 
@@ -138,7 +138,7 @@ def test_a_deal_that_cannot_be_won_is_stored_without_par_and_searched_once(
         with django_capture_on_commit_callbacks(execute=True):
             services.game_resign(game=services.LockedGame(game.pk), player=player)
     assert DealPar.objects.get(code=code).par is None and searches == [code]
-    assert pars.par_settle(code=code, game_id=game.pk) is None
+    assert par_searcher.par_settle(code=code, game_id=game.pk) is None
 
 
 def test_spectators_and_boards_are_never_told_par(
@@ -161,7 +161,7 @@ def test_a_game_that_ends_while_many_codes_wait_for_their_search_waits_for_the_n
     skipped = sample("h2h_par_searches_total", outcome="skipped")
     full = threading.BoundedSemaphore(1)
     full.acquire()
-    monkeypatch.setattr(pars, "_places", full)
+    monkeypatch.setattr(par_searcher, "_places", full)
     with django_capture_on_commit_callbacks(execute=True):
         win(player, code, plan)
     assert searches == [] and par_of(code) is None
@@ -180,15 +180,15 @@ def test_a_search_that_fails_is_logged_and_frees_its_place(
     def broken(code, **kwargs):
         raise OSError("the search process is gone")
 
-    monkeypatch.setattr(engine_process, "min_moves", broken)
+    monkeypatch.setattr(par_process, "min_moves", broken)
     failed = sample("h2h_par_searches_total", outcome="failed")
     with django_capture_on_commit_callbacks(execute=True):
         win(player, code, plan)
     assert f"the par of {code} was not settled" in caplog.text and par_of(code) is None
     assert sample("h2h_par_searches_total", outcome="failed") == failed + 1
     assert sample("h2h_par_waiting") == 0
-    assert pars._places.acquire(blocking=False)  # no place kept by the failed search
-    pars._places.release()
+    assert par_searcher._places.acquire(blocking=False)  # no place kept by the failed search
+    par_searcher._places.release()
 
 
 @pytest.fixture
@@ -215,8 +215,8 @@ def test_a_loop_that_does_not_run_the_publish_never_holds_the_par_thread(
     code, _plan = winnable
     game = services.game_open(player=player, code=code)
     DealPar.objects.create(code=code, par=engine.min_moves(code, key=settings.DEAL_KEY))
-    monkeypatch.setattr(pars, "PUBLISH_WAIT", 0.2)
+    monkeypatch.setattr(par_searcher, "PUBLISH_WAIT", 0.2)
     started = time.monotonic()
-    assert pars.par_settle(code=code, game_id=game.pk, loop=stalled_loop) == par_of(code)
+    assert par_searcher.par_settle(code=code, game_id=game.pk, loop=stalled_loop) == par_of(code)
     assert time.monotonic() - started < 1.5
     assert "was not published" in caplog.text

@@ -12,7 +12,7 @@ from django.test import AsyncClient
 
 import h2h_site.asgi
 from game import services
-from game.services import layer, live
+from game.services import live
 from game.sockets import public
 from game.sockets.base import (
     CLOSE_LIVE_PAUSED,
@@ -21,6 +21,7 @@ from game.sockets.base import (
     CLOSE_SERVER_ERROR,
 )
 from game.sockets.play import PlayConsumer, play_sockets
+from game.storage import channel_layer as layer
 from tests import layers
 from tests.realtime import connect, frame_of, resign
 from tests.site import open_socket, send, session_cookie, sockets_database_work_done

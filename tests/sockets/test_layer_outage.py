@@ -15,9 +15,9 @@ from django.conf import settings
 from django.test import AsyncClient
 from prometheus_client import REGISTRY
 
-from game.services import layer
 from game.services.publish import publish, publish_on_commit
 from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_LIVE_PAUSED, CLOSE_LOGGED_OUT
+from game.storage import channel_layer as layer
 from tests import layers
 from tests.realtime import connect, frame_of, resign
 from tests.site import send, session_cookie

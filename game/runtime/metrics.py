@@ -6,13 +6,25 @@ and serves its own counts: a scraper scrapes every process (docs/deployment.md, 
 
 The tap path moves these with a counter's or a histogram's own update and nothing else: the
 children of each label set are looked up once (per socket kind, per event), not per frame.
+What the storage and the services do is counted here too, from the signals they send
+(game.storage.signals, game.services.signals): they never import the runtime.
 docs/protocol.md, "Operations", lists every metric.
 """
 
 from functools import cache
 from typing import NamedTuple
 
+from django.db import transaction
+from django.dispatch import receiver
 from prometheus_client import Counter, Gauge, Histogram
+
+from game.services.signals import result_flagged, result_recorded
+from game.storage.signals import (
+    layer_answering,
+    layer_call_failed,
+    layer_call_skipped,
+    moves_stored,
+)
 
 # Seconds from a frame's arrival to its reply: a tap answered from memory takes well under a
 # millisecond, one that waits for a group commit a few; the top buckets are the stalls.
@@ -88,13 +100,32 @@ CHANNEL_LAYER_UP = Gauge(
 CHANNEL_LAYER_UP.set(1)
 
 
-def channel_layer_failed(op: str) -> None:
+@receiver(layer_call_failed, dispatch_uid="metrics")
+def _layer_call_failed(*, op: str, **_) -> None:
     CHANNEL_LAYER_ERRORS.labels(op).inc()
 
 
-def channel_layer_skipped(op: str) -> None:
+@receiver(layer_call_skipped, dispatch_uid="metrics")
+def _layer_call_skipped(*, op: str, **_) -> None:
     CHANNEL_LAYER_SKIPPED.labels(op).inc()
 
 
-def channel_layer_up(up: bool) -> None:
+@receiver(layer_answering, dispatch_uid="metrics")
+def _layer_answering(*, up: bool, **_) -> None:
     CHANNEL_LAYER_UP.set(1 if up else 0)
+
+
+@receiver(moves_stored, dispatch_uid="metrics")
+def _moves_stored(*, moves: int, seconds: float, **_) -> None:
+    DB_BATCH_MOVES.observe(moves)
+    DB_COMMIT_SECONDS.observe(seconds)
+
+
+@receiver(result_recorded, dispatch_uid="metrics")
+def _result_recorded(*, status: str, **_) -> None:
+    transaction.on_commit(RESULTS.labels(status).inc)  # a result rolled back is not counted
+
+
+@receiver(result_flagged, dispatch_uid="metrics")
+def _result_flagged(*, reason: str, **_) -> None:
+    transaction.on_commit(RESULT_FLAGS.labels(reason).inc)

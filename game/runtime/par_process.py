@@ -22,7 +22,7 @@ NICE = 10
 # The longest search measured takes under 2 s: a child silent for this long is stuck, and the
 # page or thread waiting on it (a daily deal's certification among them) must not wait forever.
 ANSWER_TIMEOUT_S = 30.0
-ROOT = Path(__file__).resolve().parent.parent  # where `-m game.engine_process` is found
+ROOT = Path(__file__).resolve().parents[2]  # where `-m game.runtime.par_process` is found
 
 
 class SearchProcess:
@@ -59,7 +59,7 @@ class SearchProcess:
     def _started(self) -> subprocess.Popen:
         if self.child is None or self.child.poll() is not None:
             self.child = subprocess.Popen(
-                [sys.executable, "-m", "game.engine_process"],
+                [sys.executable, "-m", "game.runtime.par_process"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,

@@ -1,15 +1,16 @@
 """The channel layer as this process finds it: a circuit breaker in front of every call that the
-services and the sockets make on it, so that a Redis that is down costs a player nothing.
+services, the runtime and the sockets make on it, so that a Redis that is down costs a player
+nothing.
 
 Nothing a player does waits on the layer: it carries only news for others (other tabs,
 spectators, live boards) and the word that a session ended. A call that fails, or takes longer
-than CALL_S, is logged (once an outage), counted (`h2h_channel_layer_errors_total{op}`) and
-dropped; its caller goes on without it. After a failure the layer counts as down: calls are
-not made (`h2h_channel_layer_skipped_total{op}`), so no tap waits out a connect timeout, but
-one call every RETRY_S is let through to find out whether it answers again, and its answer
-brings the layer back. `outages` numbers the outages, so a socket can tell that one happened
-since it last looked: the groups it joined may be gone with a restarted Redis, and what they
-carried meanwhile is lost.
+than CALL_S, is logged (once an outage), counted (`h2h_channel_layer_errors_total{op}`, told
+through game.storage.signals) and dropped; its caller goes on without it. After a failure the
+layer counts as down: calls are not made (`h2h_channel_layer_skipped_total{op}`), so no tap
+waits out a connect timeout, but one call every RETRY_S is let through to find out whether it
+answers again, and its answer brings the layer back. `outages` numbers the outages, so a
+socket can tell that one happened since it last looked: the groups it joined may be gone with
+a restarted Redis, and what they carried meanwhile is lost.
 """
 
 import asyncio
@@ -19,7 +20,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from game.metrics import channel_layer_failed, channel_layer_skipped, channel_layer_up
+from game.storage.signals import layer_answering, layer_call_failed, layer_call_skipped
 
 logger = logging.getLogger(__name__)
 
@@ -51,17 +52,17 @@ class Link:
         return True
 
     def failed(self, op: str, error: BaseException) -> None:
-        channel_layer_failed(op)
+        layer_call_failed.send(sender=None, op=op)
         self.retry_at = time.monotonic() + RETRY_S
         if self.up:
             self.up, self.down_since, self.outages = False, time.monotonic(), self.outages + 1
-            channel_layer_up(False)
+            layer_answering.send(sender=None, up=False)
             logger.warning("channel layer down (%s: %r): live updates paused", op, error)
 
     def answered(self) -> None:
         if not self.up:
             self.up = True
-            channel_layer_up(True)
+            layer_answering.send(sender=None, up=True)
             down = time.monotonic() - self.down_since
             logger.warning("channel layer back after %.1f s: live updates resume", down)
 
@@ -82,7 +83,7 @@ async def ask_layer(op: str, question: Callable[[], Awaitable], *, layer, unansw
     is too slow (logged, counted, dropped). `op` names the call in the metrics."""
     link = link_of(layer)
     if not link.allows():
-        channel_layer_skipped(op)
+        layer_call_skipped.send(sender=None, op=op)
         return unanswered
     try:
         async with asyncio.timeout(CALL_S):
