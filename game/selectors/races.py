@@ -168,3 +168,8 @@ def entries_waiting(*, player, code: str) -> QuerySet[RaceEntry]:
     return RaceEntry.objects.filter(
         player=player, game__isnull=True, room__code=code, room__status__in=unstarted
     )
+
+
+def room_racing(room: RaceRoom) -> bool:
+    """Whether some racer's game is still open."""
+    return room.entries.filter(game__isnull=False, game__result__isnull=True).exists()

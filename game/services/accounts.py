@@ -20,10 +20,11 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from game.models import Profile, RaceEntry, RaceRoom
+from game.selectors.accounts import email_in_use
 from game.selectors.boards import boards_of_player
-from game.selectors.races import MIN_RACERS
+from game.selectors.races import MIN_RACERS, room_racing
 from game.services.boards import board_results_left
-from game.services.rooms import room_bump, room_racing
+from game.services.rooms import room_bump
 from game.services.sessions import end_every_session
 
 Status = RaceRoom.Status
@@ -57,13 +58,6 @@ def _racer_left(room: RaceRoom) -> None:
 # so the account logs in, and is reset, only by its old address, and no one can tell a taken
 # address from a free one by what the site does with it afterwards.
 EMAIL_CHANGE_SALT = "game.services.accounts.email_change"
-
-
-def email_in_use(email: str, *, besides) -> bool:
-    """Another account than `besides` has `email`, whatever its case."""
-    users = get_user_model().objects.exclude(pk=besides.pk).filter(email__iexact=email)
-    addresses = EmailAddress.objects.exclude(user=besides).filter(email__iexact=email)
-    return users.exists() or addresses.exists()
 
 
 def email_change_key(*, user, email: str) -> str:

@@ -12,25 +12,9 @@ address in NFKC and lower case, and only until the day ends (`attempts_forget`, 
 """
 
 import datetime
-import hashlib
-import hmac
-import unicodedata
-
-from django.conf import settings
 
 from game.models import DailyStartMark
-
-
-def address_hash(address: str) -> str:
-    """The keyed hash an address is marked by: one value for every spelling of it that
-    normalises alike ("Bea@Example.org", "ｂｅａ@example.org").
-
-    >>> address_hash("Bea@Example.org") == address_hash("ｂｅａ@example.org")
-    True
-    """
-    normalised = unicodedata.normalize("NFKC", address).lower()
-    key = settings.SECRET_KEY.encode()
-    return hmac.digest(key, normalised.encode(), hashlib.sha256).hex()
+from game.selectors.attempts import address_hash
 
 
 def attempt_mark(*, player, day: datetime.date) -> None:
@@ -39,14 +23,6 @@ def attempt_mark(*, player, day: datetime.date) -> None:
     if player.email:
         hashed = address_hash(player.email)
         DailyStartMark.objects.get_or_create(date=day, address_hash=hashed)
-
-
-def attempt_made(*, player, day: datetime.date) -> bool:
-    """Whether an account with the player's address has started `day`'s ranked game."""
-    if not player.email:
-        return False
-    marks = DailyStartMark.objects.filter(date=day, address_hash=address_hash(player.email))
-    return marks.exists()
 
 
 def attempts_forget(*, before: datetime.date) -> int:

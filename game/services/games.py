@@ -9,10 +9,10 @@ from game.domain.deal_codes import code_parse
 from game.domain.errors import GameError
 from game.models import DailyDeal, Game
 from game.selectors import daily
+from game.selectors.attempts import attempt_made
 from game.selectors.games import game_day_over, game_snapshot
 from game.selectors.guests import is_guest
 from game.selectors.log import game_replay
-from game.services.attempts import attempt_made
 from game.services.daily import daily_deal
 from game.services.publish import game_publish, spectator_opened_deal
 from game.services.results import result_create

@@ -24,10 +24,10 @@ from game.domain.deal_codes import code_fresh, code_parse
 from game.domain.errors import RaceError
 from game.models import Action, DailyDeal, Game, RaceEntry, RaceRoom
 from game.selectors.daily import daily_today
-from game.selectors.races import COUNTDOWN, MAX_RACERS, MIN_RACERS
+from game.selectors.races import COUNTDOWN, MAX_RACERS, MIN_RACERS, room_racing
 from game.services import LockedGame, game_resign
 from game.services.publish import spectator_opened_deal
-from game.services.rooms import room_bump, room_bump_if_unchanged, room_racing
+from game.services.rooms import room_bump, room_bump_if_unchanged
 
 ROOM_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O or 1/I: read aloud, typed on phones
 ROOM_LENGTH = 6

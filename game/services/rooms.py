@@ -10,7 +10,7 @@ from django.utils import timezone
 from game.domain.deal_codes import code_parse
 from game.domain.errors import RaceError
 from game.models import RaceEntry, RaceRoom, Result
-from game.selectors.races import entries_waiting
+from game.selectors.races import entries_waiting, room_racing
 from game.services.groups import race_group
 from game.services.publish import publish_on_commit
 
@@ -56,8 +56,3 @@ def race_lobby_check(*, player, code: str) -> None:
     `code` is no deal code."""
     if entries_waiting(player=player, code=code_parse(code=code)).exists():
         raise RaceError("race_lobby")
-
-
-def room_racing(room: RaceRoom) -> bool:
-    """Whether some racer's game is still open."""
-    return room.entries.filter(game__isnull=False, game__result__isnull=True).exists()

@@ -14,7 +14,8 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 
-from game.services.accounts import email_change_key, email_in_use
+from game.selectors.accounts import email_in_use
+from game.services.accounts import email_change_key
 
 
 def client_address(address: str) -> str:
