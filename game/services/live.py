@@ -8,9 +8,9 @@ and no thread hop, and a move is one conditional write in the next group commit
 reloaded from its log and the frame checked and applied again, so two tabs on two
 processes still leave one valid log.
 
-A LiveGame is the sockets' way (play.Way) through the one play sequence (play.played): the
-sequence is play.py's; a LiveGame keeps the game in memory and reaches the database from the
-event loop.
+The play socket awaits the use cases (services.game_tap, …) on its LiveGame: a LiveGame is the
+sockets' way (play.Way) through the one play sequence (play.played), keeping the game in memory
+and reaching the database from the event loop.
 """
 
 import asyncio
@@ -73,7 +73,9 @@ class LiveGame(StoredGame):
 
 
 class _Turn:
-    """LiveGame.turn, as a plain class: it is entered on every tap."""
+    """LiveGame.turn, written out as a class: it is entered on every tap, and one made by
+    contextlib.asynccontextmanager costs about 3 µs more each time (a selection's whole answer
+    takes about 7 µs in process)."""
 
     def __init__(self, live: LiveGame) -> None:
         self.live = live
