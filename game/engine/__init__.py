@@ -27,7 +27,14 @@ from .state import (
     State,
     new_game,
 )
-from .view import free_positions, hints, playable_targets, possible_pairs, public_view
+from .view import (
+    free_positions,
+    hints,
+    playable_targets,
+    possible_pairs,
+    public_view,
+    table_layout,
+)
 
 __all__ = [
     "CARD_SCORE",
@@ -60,6 +67,7 @@ __all__ = [
     "set_placement_help",
     "solve",
     "step",
+    "table_layout",
     "tap",
     "undo",
 ]

@@ -13,10 +13,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from .geometry import POSITIONS, iter_bits
+from .geometry import POSITIONS, ROWS, iter_bits
 from .state import FREE, PILE, TURNED, State
 
 Hint = int | str
+
+
+def table_layout() -> dict[str, list[list[float]]]:
+    """The heart's geometry as a board lays it out (docs/protocol.md, "The layout"): each row's
+    x offsets in card widths, positions numbered 1-25 row by row.
+
+    >>> [len(row) for row in table_layout()["rows"]]
+    [4, 6, 5, 4, 3, 2, 1]
+    """
+    return {"rows": [list(xs) for xs in ROWS]}
 
 
 def free_positions(state: State) -> list[int]:

@@ -141,8 +141,9 @@ def view_progress(view: dict, *, status: str, duration_ms: int | None) -> dict:
     """What rivals see of a racer's board: cards left in the heart, score, moves, stuck or done.
 
     Never the board itself: rivals play the same deal, so a waste card would show them the stock.
+    Its `state` is the row's word (entry_state), so that a page never works it out itself.
     """
-    return {
+    progress = {
         "status": "playing" if status == "open" else status,
         "heart_left": sum(1 for card in view["heart"] if card),
         "score": view["score"],
@@ -150,6 +151,7 @@ def view_progress(view: dict, *, status: str, duration_ms: int | None) -> dict:
         "stuck": view["deadlocked"] and not view["won"],
         "duration_ms": duration_ms,
     }
+    return progress | {"state": entry_state(progress)}
 
 
 def racing_game_ids(*, game_ids) -> set[int]:

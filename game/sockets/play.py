@@ -32,6 +32,9 @@ CLOSE_CODES = {"race_lobby": CLOSE_FORBIDDEN, "daily_today": CLOSE_FORBIDDEN}
 REASONS = {event: event.reason_code for event in engine.Event if event.reason_code}
 REASON_TEXTS = {engine.MISMATCH_CODE: gettext_lazy("Must be same rank")}
 
+# The greeting lays the board out: the heart's geometry, from the engine (docs/protocol.md).
+LAYOUT = engine.table_layout()
+
 # At most SOCKETS_PER_PLAYER play sockets per player on one server process (settings,
 # H2H_SOCKETS_PER_PLAYER, default 5).
 play_sockets = SocketCount(lambda: settings.SOCKETS_PER_PLAYER)
@@ -73,7 +76,7 @@ class PlayConsumer(Socket):
         self.selected, self.last_seq = None, 0
         await self.listen(self.group)
         await self.accept()
-        await self.send_json({"type": "state", **self.live.snapshot()})
+        await self.send_json({"type": "state", **self.live.snapshot(), "layout": LAYOUT})
         # "N playing now", and how many watch
         await play_opened(channel=self.channel_name, user_id=self.user.pk, game_id=self.game_id)
 

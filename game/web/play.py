@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from game import services
+from game import engine, services
 from game.domain.deal_codes import code_parse
 from game.domain.errors import GameError, RaceError
 from game.models import Game
@@ -127,5 +127,6 @@ def _board(request: HttpRequest, game: Game, *, finished: bool = False) -> HttpR
         "day": game.daily.date if game.daily_id else None,  # named on a ranked game's Start
         "finished": finished,
         "ws_path": None if finished else f"/ws/play/{game.code}/",
+        "layout": engine.table_layout(),  # as the socket's greeting carries it
     }
     return render(request, "game/play.html", context)

@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from game import engine
 from game.domain.errors import WatchError
 from game.selectors.replays import replay_steps
 from game.selectors.watching import game_to_watch, player_name, spectator_snapshot
@@ -25,6 +26,7 @@ def watch(request: HttpRequest, game_id: int) -> HttpResponse:
         "snapshot": spectator_snapshot(game_id=game.pk),
         "game_id": game.pk,
         "ws_path": f"/ws/watch/{game.pk}/",
+        "layout": engine.table_layout(),
     }
     return render(request, "game/watch.html", context)
 
@@ -43,6 +45,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "result": getattr(game, "result", None),
         "steps": steps,
         "steps_url": request.path + "steps/",
+        "layout": engine.table_layout(),
     }
     return render(request, "game/replay.html", context)
 

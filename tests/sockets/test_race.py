@@ -95,13 +95,16 @@ async def test_two_players_race_a_deal_to_the_end(
     assert won["status"] == "running" and entry(won, "Ann")["place"] == 1
     ann_id = await _pk(player)
     assert all(p["player"] == ann_id for p in progress)
-    assert progress[-1] | {"status": "won", "heart_left": 0, "score": 250} == progress[-1]
+    won_now = {"status": "won", "state": "won", "heart_left": 0, "score": 250}
+    assert progress[-1] | won_now == progress[-1]
+    assert all(p["state"] == "playing" for p in progress[:-1])  # the row's word, as sent
     left = [p["heart_left"] for p in progress]
     assert all(a >= b for a, b in zip(left, left[1:], strict=False))
     assert set(progress[0]) == {
         "type",
         "player",
         "status",
+        "state",
         "heart_left",
         "score",
         "moves",
