@@ -3,7 +3,8 @@
     .venv/bin/python -m bench.page            # 20 loads
     .venv/bin/python -m bench.page --loads 50
 
-Prints JSON: `js_css_bytes` (the board's own JS + CSS in static/game/, uncompressed),
+Prints JSON: `js_css_bytes` (the play page's own JS + CSS: its stylesheet and module graph as
+templates/game/play.html loads them, uncompressed),
 `gzip_bytes` (the same, gzipped one file at a time), and the milliseconds from navigation start
 to an interactive board — the moment the board sets `data-ready` after the server's first state
 frame (`performance.mark("h2h-ready")`) — as a median over the loads (warm cache, after one
@@ -13,6 +14,7 @@ untimed cold load, which is reported separately).
 import argparse
 import gzip
 import json
+import re
 import statistics
 import tempfile
 from pathlib import Path
@@ -20,14 +22,21 @@ from pathlib import Path
 from tests.harness.server import Server, free_port, make_players, manage, server_env
 
 ROOT = Path(__file__).resolve().parent.parent
-BOARD = ROOT / "static" / "game"
+PLAY_PAGE = ROOT / "templates" / "game" / "play.html"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 CODE = "HH1-N-AAAAAAM"
 
 
+def board_files() -> list[Path]:
+    """The board's stylesheet, the play page's module and every module it preloads (its graph)."""
+    named = r"(?:static_prefix }}|static ')([\w/.-]+\.(?:js|css))"
+    loaded = re.findall(named, PLAY_PAGE.read_text())
+    return sorted(ROOT / "static" / name for name in set(loaded))
+
+
 def board_bytes() -> dict:
-    files = sorted(p for p in BOARD.rglob("*") if p.suffix in {".js", ".css"})
+    files = board_files()
     return {
         "js_css_bytes": sum(p.stat().st_size for p in files),
         "gzip_bytes": sum(len(gzip.compress(p.read_bytes())) for p in files),

@@ -10,7 +10,7 @@ play sockets over wss://, one per player, each on a deal of its own with one mov
 least_conn gives each process half. Then (tests/harness/reconnect_storm.py's `storm`) each
 process in turn is killed (kill -9) and started again 2 s later, as the unit's Restart=always
 RestartSec=2 does: the first, then the second as soon as the first listens again, as a rolling
-restart does. The sockets of a killed process reconnect as the pages do (static/game/socket.js:
+restart does. The sockets of a killed process reconnect as the pages do (static/socket/socket.js:
 0.25-0.5 s, doubling to 15 s, jittered): after the first kill half of them, to the other
 process; after the second all of them, to the process that has just come back.
 

@@ -61,7 +61,7 @@ def race_room(request: HttpRequest, room: str) -> HttpResponse:
 
 
 def race_labels() -> dict[str, str]:
-    """The race page's words, for its script to show (static/live/race.js)."""
+    """The race page's words, for its script to show (static/pages/race.js)."""
     return {
         "waiting": _("waiting"),
         "ready": _("ready"),

@@ -132,9 +132,9 @@ def a_day(counts: list[int], you: int) -> dict:
 # Drawn into the open window's chart, if given a day: the chart's scale across and down, and
 # each bar's rendered width and place and the width the chart's layout gives it, in pixels.
 BARS_AS_DRAWN = """async (day) => {
-    const base = document.querySelector("script[type=module][src*='game/main.js']").src;
-    const { drawChart } = await import(new URL("summary.js", base));
-    const { chartBars } = await import(new URL("finish.js", base));
+    const base = document.querySelector("script[type=module][src*='pages/play.js']").src;
+    const { drawChart } = await import(new URL("../windows/summary.js", base));
+    const { chartBars } = await import(new URL("../windows/finish.js", base));
     const svg = document.querySelector("dialog[open] svg[data-slot=chart]");
     if (day) drawChart(svg, day);
     const [box, units] = [svg.getBoundingClientRect(), svg.viewBox.baseVal];

@@ -2,7 +2,7 @@
 a deal of its own with one move stored, then kills (kill -9) and restarts each daphne in turn
 RESTART_AFTER_S later, as the h2h@ unit's Restart=always RestartSec=2 does: the first, then the
 second as soon as the first listens again, as a rolling restart does. The sockets of a killed
-process reconnect as the pages do (static/game/socket.js: 0.25-0.5 s, doubling to 15 s,
+process reconnect as the pages do (static/socket/socket.js: 0.25-0.5 s, doubling to 15 s,
 jittered). For each kill: how many sockets it closed and how many resumed (greeted with their
 game as stored, its move there), the seconds from the kill to the first, the middle, the 99th
 and the last greeting, and the handshakes refused meanwhile (by HTTP status).

@@ -7,7 +7,7 @@ that Redis, on a SQLite file of its own (or PostgreSQL: --database-url names a d
 drop and create). Each player taps at a person's pace (one tap every 0.3-0.6 s) on a game of
 their own. The first LISTENING players have a second tab open on the same game, which hears the
 first tab's moves only through the channel layer, and the first WATCHED players a spectator,
-which reconnects as the pages do (static/game/socket.js). After --before seconds Redis is
+which reconnects as the pages do (static/socket/socket.js). After --before seconds Redis is
 stopped for --outage seconds, then started again on the same port, and play goes on --after
 seconds. Then every player opens five sockets at once (the cap of a process): a place a socket
 kept would refuse one.
@@ -131,7 +131,7 @@ async def session(url: str, headers: dict, run: Run, use) -> None:
 
 
 def pause_before(attempt: int, code: int | None) -> float:
-    """static/game/socket.js's back-off: 4013 (live updates paused) 1 s doubling to 3 s, any
+    """static/socket/socket.js's back-off: 4013 (live updates paused) 1 s doubling to 3 s, any
     other close 0.5 s doubling to 15 s, with jitter."""
     base, cap = (1.0, 3.0) if code == 4013 else (0.5, 15.0)
     ceiling = min(cap, base * 2 ** (attempt - 1))

@@ -17,7 +17,7 @@ function catalogue(text) {
 
 const malay = catalogue(readFileSync(PO, "utf8"));
 globalThis.gettext = (text) => malay[text] || text;
-const { standingText } = await import("../../static/game/finish.js");
+const { standingText } = await import("../../static/windows/finish.js");
 
 test("a winner with nobody after them is one of today's winners, in Malay", () => {
   const second = { won: true, daily: { cleared: 25, percentile: 0, compared: 1 } };

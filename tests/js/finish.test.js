@@ -10,7 +10,7 @@ import {
   localMoment,
   parText,
   standingText,
-} from "../../static/game/finish.js";
+} from "../../static/windows/finish.js";
 
 const MIN = 60_000;
 const bars = [

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { compareBy, insertionIndex } from "../../static/live/order.js";
+import { compareBy, insertionIndex } from "../../static/boards/order.js";
 
 const ORDER = ["-score", "duration_ms", "moves", "finished_at"];
 

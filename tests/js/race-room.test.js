@@ -10,7 +10,7 @@ import {
   countdownText,
   createRoom,
   statusText,
-} from "../../static/live/race-room.js";
+} from "../../static/pages/race-room.js";
 
 const LABELS = {
   lobby: "Waiting", racing: "Race on!", winner: "%(name)s cleared the heart first!",
@@ -52,9 +52,10 @@ test("progress re-sorts the table by the order the server sent, a running time l
   assert.deepEqual(race.entries.map((e) => e.name), ["Ann", "Bea"]);
 });
 
-test("progress gives a stuck racer the stuck state, and an unknown racer changes nothing", () => {
+test("progress gives a racer the state the server says, and an unknown racer changes nothing", () => {
   const race = createRoom(room(), 1, NOW);
-  applyProgress(race, { type: "progress", player: 1, stuck: true, status: "playing" });
+  const stuck = { type: "progress", player: 1, stuck: true, status: "playing", state: "stuck" };
+  applyProgress(race, stuck);
   assert.equal(race.entries.find((e) => e.player === 1).state, "stuck");
   assert.equal(applyProgress(race, { type: "progress", player: 9, score: 250 }), false);
 });

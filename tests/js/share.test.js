@@ -2,7 +2,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { CLEARED, LEFT, heartPicture, shareCard, sharePath } from "../../static/game/share.js";
+import { createLayout } from "../../static/board/layout.js";
+import * as share from "../../static/windows/share.js";
+import { LAYOUT } from "./table.js";
+
+const { CLEARED, LEFT, sharePath } = share;
+const layout = createLayout(LAYOUT);
+const heartPicture = (heart) => share.heartPicture(heart, layout);
+const shareCard = (game, view, url) => share.shareCard(game, view, url, layout);
 
 const cells = (text) => [...text].filter((c) => c === CLEARED || c === LEFT);
 const card = { rank: 12, free: true };

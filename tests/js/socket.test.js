@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { beforeEach, mock, test } from "node:test";
 
-import { backoff, closeNotice, Connection, retryAfter } from "../../static/game/socket.js";
+import { backoff, closeNotice, Connection, retryAfter } from "../../static/socket/socket.js";
 
 class FakeSocket {
   static OPEN = 1;

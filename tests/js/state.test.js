@@ -15,7 +15,7 @@ import {
   loadSettings,
   rankAt,
   saveSettings,
-} from "../../static/game/state.js";
+} from "../../static/board/state.js";
 
 const heart = Array.from({ length: 25 }, (_, i) => ({ rank: (i % 13) + 1, free: i > 22 }));
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Steps } from "../../static/live/steps.js";
+import { Steps } from "../../static/pages/steps.js";
 
 function server(total) {
   const asked = [];

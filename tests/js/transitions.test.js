@@ -1,4 +1,4 @@
-// The board's pure transitions: a server frame into the state and what the player hears, and
+// The board's pure transitions: a server frame into the state and what it tells, as codes, and
 // which message each intent sends.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -8,8 +8,7 @@ import {
   receiveState,
   request,
   settingsRequest,
-  windowFor,
-} from "../../static/game/transitions.js";
+} from "../../static/board/transitions.js";
 
 function heartOf(ranks) {
   return ranks.map((rank) => (rank ? { rank, free: true } : null));
@@ -33,27 +32,40 @@ test("the first frame makes the state", () => {
   assert.equal(state.online, false);
 });
 
-test("a pair is read out by the card it removed", () => {
+test("a pair tells the rank of the card it removed", () => {
   const state = boardState();
   const view = { ...state.view, heart: heartOf([null, null, 3]) };
   const { said } = receiveState(state, { view, event: "pair" });
-  assert.equal(said, "Pair removed: 7 of hearts");
+  assert.deepEqual(said, { code: "pair", rank: 7 });
 });
 
-test("a draw names the card, and the win is said once", () => {
+test("a draw tells the card drawn, and the win is told once", () => {
   const state = boardState();
   const drawn = { ...state.view, waste: { top: 1, size: 3 } };
-  assert.equal(receiveState(state, { view: drawn, event: "draw" }).said, "Ace of hearts");
+  assert.deepEqual(receiveState(state, { view: drawn, event: "draw" }).said, { code: "draw", rank: 1 });
   const won = { ...state.view, won: true };
-  assert.equal(receiveState(state, { view: won, event: "pair" }).said, "You won!");
-  assert.equal(receiveState(state, { view: won, event: "none" }).said, "");
+  assert.deepEqual(receiveState(state, { view: won, event: "pair" }).said, { code: "won" });
+  assert.equal(receiveState(state, { view: won, event: "none" }).said, null);
 });
 
-test("a mismatch is shown only with move errors on, in the board's words", () => {
-  const frame = { view: boardState().view, event: "mismatch", reason: "same_rank", message: "x" };
-  assert.equal(receiveState(boardState(), frame).toast, "");
+test("a redeal and an undo tell their codes; a game stuck is told once", () => {
+  const state = boardState();
+  assert.deepEqual(receiveState(state, { view: state.view, event: "redeal" }).said, { code: "redeal" });
+  assert.deepEqual(receiveState(state, { view: state.view, event: "undo" }).said, { code: "undo" });
+  const stuck = { ...state.view, deadlocked: true };
+  assert.deepEqual(receiveState(state, { view: stuck, event: "draw" }).said, { code: "deadlocked" });
+  assert.equal(receiveState(state, { view: stuck, event: "selected" }).said, null);
+});
+
+test("a refused tap passes on the server's reason and words, only with move errors on", () => {
+  const frame = {
+    view: boardState().view, event: "mismatch", reason: "same_rank", message: "Mesti sama pangkat",
+  };
+  assert.equal(receiveState(boardState(), frame).refused, null);
   const on = boardState({ settings: { moveErrors: true, placementHelp: true } });
-  assert.equal(receiveState(on, frame).toast, "Must be same rank");
+  const { refused } = receiveState(on, frame);
+  assert.deepEqual(refused, { reason: "same_rank", message: "Mesti sama pangkat" });
+  assert.equal(receiveState(on, { view: on.view, event: "selected" }).refused, null);
 });
 
 test("intents become messages only while the game is playable", () => {
@@ -80,15 +92,6 @@ test("the placement help setting is sent only when the game's differs", () => {
   assert.deepEqual(settingsRequest(off), { type: "settings", placement_help: false });
   assert.equal(settingsRequest({ ...off, online: false }), null);
   assert.equal(settingsRequest({ ...off, game: { status: "resigned", placement_help: true } }), null);
-});
-
-test("the window follows the view: won, deadlocked, ended or none", () => {
-  assert.equal(windowFor(boardState()), "open");
-  assert.equal(windowFor(boardState({ view: { won: true } })), "won");
-  assert.equal(windowFor(boardState({ view: { deadlocked: true } })), "deadlock");
-  assert.equal(windowFor(boardState({ game: { status: "resigned" } })), "ended");
-  const resignedStuck = boardState({ view: { deadlocked: true }, game: { status: "resigned" } });
-  assert.equal(windowFor(resignedStuck), "ended");
 });
 
 test("a par frame fills in the par of this game's result only", () => {

@@ -172,14 +172,14 @@ def test_both_daphne_processes_serve_through_nginx(site):
 def test_static_files_are_served_by_nginx_with_long_cache_headers(site):
     _, https_port, _, daphnes, _, _ = site
     manifest = json.loads((ROOT / "staticfiles/staticfiles.json").read_text())["paths"]
-    hashed = manifest["game/board.js"]
+    hashed = manifest["board/board.js"]
     status, headers, body = fetch(https_port, f"/static/{hashed}")
     assert status == 200 and body == (ROOT / "staticfiles" / hashed).read_bytes()
     assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
     assert headers["Content-Type"].startswith(("application/javascript", "text/javascript"))
     status, headers, _ = fetch(https_port, f"/static/{hashed}", headers={"Accept-Encoding": "gzip"})
     assert status == 200 and headers["Content-Encoding"] == "gzip"  # collectstatic's own copy
-    status, headers, _ = fetch(https_port, "/static/game/board.js")
+    status, headers, _ = fetch(https_port, "/static/board/board.js")
     assert status == 200 and headers["Cache-Control"] == "public, max-age=300"
     assert not any("/static/" in log for log in daphne_logs(daphnes))  # nginx's, not daphne's
 

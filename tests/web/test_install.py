@@ -103,10 +103,12 @@ def test_the_worker_keeps_every_style_module_and_icon_and_both_offline_pages_onl
     shell = constants["SHELL"]
     for expected in [
         "site/site.css",
-        "game/board.css",
-        "live/live.css",
-        "game/main.js",
-        "live/boards.js",
+        "board/board.css",
+        "pages/pages.css",
+        "boards/boards.css",
+        "pages/play.js",
+        "board/board.js",
+        "boards/boards.js",
         "site/offline.js",
         "site/icon-512.png",
     ]:

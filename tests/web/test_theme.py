@@ -100,7 +100,7 @@ def dark_palettes(path: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "path", ["static/site/site.css", "static/game/board.css", "static/live/live.css"]
+    "path", ["static/site/site.css", "static/board/board.css", "static/pages/pages.css"]
 )
 def test_the_players_dark_is_the_systems_dark(path):
     system_dark, chosen_dark = dark_palettes(path)

@@ -1,9 +1,11 @@
 // The replay viewer: a completed game step by step. Each step's public view comes from the
-// server, which replays the stored log; the stock's order never reaches this page.
-import { createBoard } from "../game/board.js";
-import { interpolate } from "../game/i18n.js";
-import { formatTime } from "../game/state.js";
-import { readJson } from "./dom.js";
+// server, which replays the stored log; the stock's order never reaches this page. The board
+// only shows: no socket, no window, and the time is the step's.
+import { createBoard, readOnlyState } from "../board/board.js";
+import { formatTime } from "../board/state.js";
+import { receiveState } from "../board/transitions.js";
+import { readJson } from "../site/dom.js";
+import { interpolate } from "../site/i18n.js";
 import { Steps } from "./steps.js";
 
 const BASE_STEP_MS = 650; // one step at 1×
@@ -32,10 +34,17 @@ function paintStep(replay, step) {
   ui.button("forward").disabled = ui.button("last").disabled = step.index === last;
 }
 
+/** The step's view on the board, its move animated when `animate` (the steps played forward). */
+function showView(board, view, event) {
+  const { state } = receiveState(board.state, { type: "state", view, event });
+  board.show(state);
+  state.event = null; // animated once
+}
+
 async function show(replay, index, animate) {
   const step = await replay.steps.get(replay.steps.clamp(index));
   replay.at = step.index;
-  replay.board.show({ type: "state", view: step.view, event: animate ? step.event : null });
+  showView(replay.board, step.view, animate ? step.event : null);
   paintStep(replay, step);
   if (step.index === replay.steps.total - 1) pause(replay);
 }
@@ -96,7 +105,8 @@ function boot() {
   const ui = collectControls(root);
   const steps = new Steps(first, ui.controls.dataset.stepsUrl);
   const [view, game] = [first.steps[0].view, { status: "open", started_at: null }];
-  const board = createBoard(root, { view, game, readOnly: true, clock: false });
+  const state = readOnlyState(view, game);
+  const board = createBoard(root, { layout: readJson("h2h-layout"), state, readOnly: true });
   const replay = { root, ui, steps, board, at: 0, timer: null };
   bindControls(replay);
   show(replay, 0, false).then(() => (root.dataset.ready = "1"));

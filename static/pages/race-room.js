@@ -2,8 +2,8 @@
 // Pure: the page draws it (race.js, race-table.js). Places, the order and the winner are the
 // server's (docs/protocol.md, "Race rooms"); between two room frames, progress re-sorts the
 // entries by the order the room frame sent.
-import { interpolate } from "../game/i18n.js";
-import { compareBy } from "./order.js";
+import { compareBy } from "../boards/order.js";
+import { interpolate } from "../site/i18n.js";
 
 /** The room from the page's snapshot; `me` is the viewer's player id or null. */
 export function createRoom(snapshot, me = null, now = Date.now()) {
@@ -23,20 +23,13 @@ export function applyRoom(race, frame, now = Date.now()) {
   return true;
 }
 
-/** One word for a racer's row, as the room frame's `state` says it. */
-export function entryState(entry) {
-  if (entry.status === "waiting") return entry.ready ? "ready" : "waiting";
-  if (entry.status === "playing" && entry.stuck) return "stuck";
-  return entry.status;
-}
-
-/** A racer's progress: their numbers change, and the table re-sorts by the server's order. */
+/** A racer's progress: their numbers and their `state` (the server's word for their row)
+ * change, and the table re-sorts by the server's order. */
 export function applyProgress(race, frame) {
   const entry = race.entries.find((shown) => shown.player === frame.player);
   if (!entry) return false;
   const { type, ...progress } = frame;
   Object.assign(entry, progress);
-  entry.state = entryState(entry);
   race.entries.sort(compareBy(race.room.order ?? []));
   race.entries.forEach((shown, i) => (shown.place = i + 1));
   return true;

@@ -1,4 +1,4 @@
-// Small helpers of the live pages' DOM: the data a page passed, slots, times.
+// Small helpers of the pages' DOM: the data a page passed, slots, times.
 
 /** The JSON a page passed with json_script. */
 export function readJson(id) {

@@ -1,5 +1,6 @@
-// Input: pointer and keyboard become intents (tap, undo, draw); the board decides nothing.
-import { neighbour, SPOTS } from "./layout.js";
+// Input: pointer and keyboard become intents (tap, undo, draw, start, resign); the board decides
+// nothing.
+import { distance, neighbour } from "./layout.js";
 
 function targetOf(node) {
   const t = node?.closest?.("[data-target]")?.dataset.target;
@@ -19,17 +20,13 @@ export function focusTarget(nodes, t, { move = true } = {}) {
 
 /** After a card leaves, keep the tab stop (and the focus, if it was there: `focused`) on the
  * nearest card still on the table. */
-export function keepTabStop(nodes, focused) {
+export function keepTabStop({ nodes, layout }, focused) {
   const current = [...nodes].find(([, n]) => n.tabIndex === 0);
   if (current && !current[1].disabled) return;
-  const from = current ? current[0] : 25;
-  const nearest = focusable(nodes).sort((a, b) => distance(from, a) - distance(from, b))[0];
+  const from = current ? current[0] : layout.tip;
+  const away = (t) => distance(layout, from, t);
+  const nearest = focusable(nodes).sort((a, b) => away(a) - away(b))[0];
   focusTarget(nodes, nearest, { move: Boolean(current) && focused === current[1] });
-}
-
-function distance(a, b) {
-  const [p, q] = [SPOTS.get(a), SPOTS.get(b)];
-  return Math.hypot(p.x - q.x, (p.r - q.r) * 0.6);
 }
 
 function typing(event) {
@@ -39,9 +36,10 @@ function typing(event) {
   );
 }
 
-/** Wire the table and the keyboard to `intents`: {tap(target), undo()}. */
+/** Wire the table, the keyboard and the page's [data-action] buttons (Start, Undo, Resign) to
+ * `intents`: {tap(target), undo(), start(), resign()}. */
 export function bindInput(ui, intents) {
-  const { heart, nodes } = ui;
+  const { heart, nodes, layout } = ui;
   heart.addEventListener("click", (event) => {
     const t = targetOf(event.target);
     if (t === null || nodes.get(t)?.disabled) return;
@@ -51,15 +49,19 @@ export function bindInput(ui, intents) {
   heart.addEventListener("keydown", (event) => {
     const from = targetOf(event.target);
     if (from === null || !event.key.startsWith("Arrow")) return;
-    const to = neighbour(
-      from,
-      event.key,
-      focusable(nodes).filter((t) => t !== from),
-    );
+    const present = focusable(nodes).filter((t) => t !== from);
+    const to = neighbour(layout, from, event.key, present);
     if (to !== null) focusTarget(nodes, to);
     event.preventDefault();
   });
   document.addEventListener("keydown", (event) => onShortcut(event, intents));
+  document.addEventListener("click", (event) => onAction(event, intents));
+}
+
+/** Start, Undo and Resign are buttons of the page: in the controls, and in a window. */
+function onAction(event, intents) {
+  const action = event.target.closest?.("[data-action]")?.dataset.action;
+  if (["start", "undo", "resign"].includes(action)) intents[action]();
 }
 
 function onShortcut(event, intents) {

@@ -1,6 +1,5 @@
 // The racers' table: everyone's progress, in the server's order, redrawn from plain data.
-import { entryState } from "./race-room.js";
-import { duration, fillSlot } from "./dom.js";
+import { duration, fillSlot } from "../site/dom.js";
 
 const HEART = 25;
 const NO_TIME = "–"; // still racing: the column stays, on a phone too, where an empty cell hides
@@ -28,7 +27,7 @@ export class RacersTable {
 
   row(entry, me, racing) {
     const tr = this.template.content.firstElementChild.cloneNode(true);
-    const state = entry.state ?? entryState(entry);
+    const { state } = entry;
     tr.dataset.player = entry.player;
     tr.dataset.state = state;
     tr.classList.toggle("you", entry.player === me);

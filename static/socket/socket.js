@@ -5,7 +5,8 @@
 // store now (`storage_unavailable`) is sent again with the same seq after a back-off, one at a
 // time, while the page says "Connection trouble — retrying".
 
-import { gettext } from "./i18n.js";
+import { gettext } from "../site/i18n.js";
+import { FORBIDDEN, LIVE_PAUSED, LOGGED_OUT, NOT_FOUND, TOO_MANY_SOCKETS } from "./close-codes.js";
 
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 15000;
@@ -17,13 +18,9 @@ const CROWDED_MAX_MS = 300000;
 const TROUBLE_MAX_MS = 5000;
 export const STORAGE_UNAVAILABLE = "storage_unavailable";
 
-export const LOGGED_OUT = 4001;
-export const FORBIDDEN = 4003;
-export const NOT_FOUND = 4004;
-export const TOO_MANY_SOCKETS = 4009;
-// Live updates paused: the server's channel layer is down for a moment. A live page (a board,
-// a game watched, a race room) says so and asks again within a few seconds: 1 s doubling to 3.
-export const LIVE_PAUSED = 4013;
+// Live updates paused (LIVE_PAUSED): the server's channel layer is down for a moment. A live page
+// (a board, a game watched, a race room) says so and asks again within a few seconds: 1 s
+// doubling to 3.
 const PAUSED_BASE_MS = 1000;
 const PAUSED_MAX_MS = 3000;
 // Refusals that retrying cannot fix (docs/protocol.md): not (or no longer) logged in; not

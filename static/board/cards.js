@@ -1,5 +1,5 @@
 // How a rank is written on a card face and read out by a screen reader.
-import { gettext, interpolate } from "./i18n.js";
+import { gettext, interpolate } from "../site/i18n.js";
 
 const FACE = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 

@@ -1,6 +1,6 @@
 // The end-of-game window's words and numbers, from the result the server sends (docs/protocol.md,
 // "The end of a ranked daily"). Pure: no DOM, so node tests read every text it makes.
-import { gettext, interpolate } from "./i18n.js";
+import { gettext, interpolate } from "../site/i18n.js";
 
 const MINUTE_MS = 60_000;
 const pad = (n) => String(n).padStart(2, "0");

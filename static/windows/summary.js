@@ -1,7 +1,8 @@
 // The end-of-game windows' shared part (templates/game/_finish.html): time, moves and par, a
 // ranked daily's standing, streaks, chart and countdown, and the share card. The words and
 // numbers come from finish.js and share.js; this only puts them in the window.
-import { gettext, interpolate } from "./i18n.js";
+import { elapsedMs, formatTime } from "../board/state.js";
+import { gettext, interpolate } from "../site/i18n.js";
 import {
   chartBars,
   chartSummary,
@@ -11,7 +12,6 @@ import {
   standingText,
 } from "./finish.js";
 import { shareCard, sharePath } from "./share.js";
-import { elapsedMs, formatTime } from "./state.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // The chart's box (its viewBox): bars between a count line on top and a label line below. The
@@ -84,19 +84,20 @@ function fillDay(section, result, state) {
   startCountdown(section, nextDealAt, state);
 }
 
-function fillShare(dialog, state) {
+function fillShare(dialog, state, layout) {
   const box = slot(dialog, "share-box");
   const { game, view } = state;
   for (const node of [box, slot(dialog, "copy-share")]) node.hidden = !game.result;
   if (!game.result) return;
-  slot(box, "share").value = shareCard(game, view, `${location.origin}${sharePath(game)}`);
+  const url = `${location.origin}${sharePath(game)}`;
+  slot(box, "share").value = shareCard(game, view, url, layout);
   const webShare = slot(dialog, "web-share");
   if (webShare) webShare.hidden = typeof navigator.share !== "function";
 }
 
 /** Fill an end-of-game window from the state: what every game shows, then a ranked daily's
- * standing (only its result carries one), then the share card. */
-export function fillFinish(dialog, state) {
+ * standing (only its result carries one), then the share card (its heart drawn on `layout`). */
+export function fillFinish(dialog, state, layout) {
   const result = state.game.result;
   put(dialog, "time", formatTime(elapsedMs(state)));
   put(dialog, "moves", String(state.view.moves));
@@ -107,7 +108,7 @@ export function fillFinish(dialog, state) {
   fillDay(slot(dialog, "day"), result, state);
   const note = slot(dialog, "ended-note"); // a ranked daily's standing says more than it
   if (note) note.hidden = Boolean(result?.daily);
-  fillShare(dialog, state);
+  fillShare(dialog, state, layout);
 }
 
 /** The share text of the window around `node`: what its Copy and Share buttons send. */

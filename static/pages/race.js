@@ -1,11 +1,12 @@
 // A race room: the lobby (join, ready), the countdown to the server's start instant, the
 // racer's own board, and everyone's progress live. The room socket sends the whole room on
 // connect and after each change, so a dropped racer who comes back sees the race as it is.
-import { createBoard } from "../game/board.js";
-import { gettext } from "../game/i18n.js";
-import { Connection } from "../game/socket.js";
-import { copyText } from "../game/windows.js";
-import { readJson } from "./dom.js";
+import { copyText } from "../site/clipboard.js";
+import { readJson } from "../site/dom.js";
+import { gettext } from "../site/i18n.js";
+import { Connection } from "../socket/socket.js";
+import { confirmWith } from "../windows/dialogs.js";
+import { openGame } from "./game.js";
 import {
   applyProgress,
   applyRoom,
@@ -27,14 +28,17 @@ const ACTIONS = {
 };
 const RESIGN_QUESTION = () => gettext("Resign? Your result is what the board shows now.");
 
-/** The racer's own board, once the race starts: the play page's board on the race game. */
+/** The racer's own board, once the race starts: the play page's board on the race game, laid
+ * out when its socket's greeting comes. */
 function openBoard(page) {
   const code = boardCode(page.race);
-  if (!code || page.board) return;
+  if (!code || page.game) return;
   $("[data-race-board]", page.root).hidden = false;
   const root = $("#board");
   $("[data-stat=code]", root).textContent = code;
-  page.board = createBoard(root, { socket: `/ws/play/${code}/`, resignQuestion: RESIGN_QUESTION });
+  const confirm = document.getElementById("h2h-confirm");
+  const confirmResign = () => confirmWith(confirm, RESIGN_QUESTION());
+  page.game = openGame(root, { socket: `/ws/play/${code}/`, confirmResign });
 }
 
 /** The room's buttons send on its socket: until it is open they wait, disabled, rather than
@@ -114,7 +118,7 @@ function boot() {
   const labels = readJson("race-labels");
   const race = createRoom(readJson("race-room"), Number(root.dataset.me) || null);
   const table = new RacersTable(root, labels);
-  const page = { root, labels, race, table, board: null, frames: 0, online: false };
+  const page = { root, labels, race, table, game: null, frames: 0, online: false };
   page.socket = new Connection(root.dataset.wsPath, {
     onFrame: (frame) => onFrame(page, frame),
     onStatus: (...status) => onStatus(page, ...status),

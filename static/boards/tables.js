@@ -1,6 +1,6 @@
 // Live leaderboard tables: rows from the server's snapshot, then one row per new result,
 // applied in version order. A version gap means a missed update: ask for a fresh snapshot.
-import { duration, fillSlot } from "./dom.js";
+import { duration, fillSlot } from "../site/dom.js";
 import { insertionIndex } from "./order.js";
 
 const FRESH_MS = 4000;

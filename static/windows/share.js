@@ -1,20 +1,19 @@
 // The share card: spoiler-free text to post after a game. The heart in its own shape in emoji,
 // a cell cleared or left (never a card's rank, never the leaderboard place), time, moves (against
 // par, but for a daily deal), a clean mark and the link. Pure: node tests read it.
-import { gettext, interpolate, ngettext } from "./i18n.js";
+import { formatTime } from "../board/state.js";
+import { gettext, interpolate, ngettext } from "../site/i18n.js";
 import { parText } from "./finish.js";
-import { SPOTS } from "./layout.js";
-import { formatTime } from "./state.js";
 
 export const CLEARED = "🟥"; // the heart fills in red as it is cleared
 export const LEFT = "⬜";
 const HALF_CARD = "\u2002"; // an en space: half an emoji's width, as the rows sit half a card apart
 
-/** The heart's rows (4, 6, 5, 4, 3, 2, 1 cells), each a line; `heart` is the view's 25 entries,
- * null where the card is gone. */
-export function heartPicture(heart) {
+/** The heart's rows (4, 6, 5, 4, 3, 2, 1 cells) as `layout` (board/layout.js) places them, each
+ * a line; `heart` is the view's 25 entries, null where the card is gone. */
+export function heartPicture(heart, layout) {
   const lines = [];
-  for (const [target, { x, r }] of SPOTS) {
+  for (const [target, { x, r }] of layout.spots) {
     if (typeof target !== "number") continue;
     const row = (lines[r] ??= { text: "", at: 0 });
     row.text += HALF_CARD.repeat(Math.round(2 * x) - row.at);
@@ -42,8 +41,8 @@ function numbers(game) {
 }
 
 /** The whole share text of a finished game (`game.result` set) whose last view is `view`. */
-export function shareCard(game, view, url) {
-  return [headline(game), heartPicture(view.heart), numbers(game), url].join("\n");
+export function shareCard(game, view, url, layout) {
+  return [headline(game), heartPicture(view.heart, layout), numbers(game), url].join("\n");
 }
 
 /** Where the shared link points: a daily's public leaderboard of its day (it previews as a card

@@ -1,9 +1,9 @@
 // Live leaderboards and "N playing now" on the pages that show them (data-live-ws marks the
 // page's socket). New results appear within a second, highlighted; a missed update or a
 // reconnect brings a fresh snapshot, so the board shown is never wrong.
-import { interpolate } from "../game/i18n.js";
-import { Connection } from "../game/socket.js";
-import { fillSlot } from "./dom.js";
+import { fillSlot } from "../site/dom.js";
+import { interpolate } from "../site/i18n.js";
+import { Connection } from "../socket/socket.js";
 import { RecordsTable, ResultsTable } from "./tables.js";
 
 function showPresence(frame) {

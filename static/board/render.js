@@ -1,7 +1,6 @@
 // Rendering: builds the table once, then writes to the DOM only what changed since last time.
 import { cardName, faceLabel } from "./cards.js";
-import { gettext, interpolate, ngettext } from "./i18n.js";
-import { POSITIONS, SPOTS } from "./layout.js";
+import { gettext, interpolate, ngettext } from "../site/i18n.js";
 import { awaitingStart, isDimmed, isHinted, isOver, isPlayable } from "./state.js";
 
 const reducedMotion = globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
@@ -19,23 +18,24 @@ function face(node) {
   return node;
 }
 
-function spot(target, className) {
+function spot(layout, target, className) {
   const node = el("button", className);
   node.type = "button";
   node.dataset.target = target;
   node.tabIndex = -1;
-  const { x, r } = SPOTS.get(target);
+  const { x, r } = layout.spots.get(target);
   node.style.setProperty("--x", x);
   node.style.setProperty("--r", r);
   return node;
 }
 
-/** Create the 25 heart cards, the stock and the waste inside `heart`; returns target -> node. */
-export function buildTable(heart) {
+/** Create the heart's cards, the stock and the waste of `layout` (layout.js) inside `heart`;
+ * returns target -> node. */
+export function buildTable(heart, layout) {
   const nodes = new Map();
-  for (const t of POSITIONS) nodes.set(t, face(spot(t, "playcard")));
-  nodes.set("stock", spot("stock", "pile stock"));
-  nodes.set("waste", face(spot("waste", "pile waste playcard")));
+  for (const t of layout.positions) nodes.set(t, face(spot(layout, t, "playcard")));
+  nodes.set("stock", spot(layout, "stock", "pile stock"));
+  nodes.set("waste", face(spot(layout, "waste", "pile waste playcard")));
   nodes.get("stock").append(el("span", "count"));
   nodes.get("waste").append(el("span", "count"));
   heart.replaceChildren(...nodes.values());
@@ -190,7 +190,7 @@ function paintStart(ui, state) {
 
 /** Bring the page in line with `state`; cheap when little changed. */
 export function render(ui, state) {
-  for (const t of POSITIONS) paintHeartCard(ui.nodes.get(t), state, t);
+  for (const t of ui.layout.positions) paintHeartCard(ui.nodes.get(t), state, t);
   paintStock(ui.nodes.get("stock"), state);
   paintWaste(ui.nodes.get("waste"), state);
   paintBar(ui, state);
