@@ -49,12 +49,13 @@ messages: export H2H_DEBUG = 1
 messages: $(STAMP) gettext
 	$(PY) manage.py compilemessages --ignore=.venv >/dev/null
 
-# Debian's Node.js for the browser modules' unit tests (no npm package is needed).
+# Debian's Node.js and npm for the browser modules' unit tests (npm installs their one package,
+# linkedom, a small DOM: tests/js/package.json).
 nodejs:
-	@command -v node >/dev/null 2>&1 || { \
+	@{ command -v node && command -v npm; } >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; \
-	  else echo "node is missing: the JavaScript unit tests will be skipped (install Debian's nodejs)"; fi; }
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
+	  else echo "node or npm is missing: the JavaScript unit tests will be skipped (install Debian's nodejs and npm)"; fi; }
 
 test: $(STAMP) chromium nodejs nginx messages
 	$(MAKE) --no-print-directory lint
@@ -65,9 +66,11 @@ test: $(STAMP) chromium nodejs nginx messages
 test-sqlite:
 	$(PY) -m pytest -q
 
-# The browser modules that hold logic (state, layout, transitions, socket, race room), without a browser.
+# The browser modules without a browser: the pure ones (state, layout, transitions, socket, race
+# room), and render, input, frames and windows in linkedom's small DOM (installed from the lock).
 test-js:
-	@if command -v node >/dev/null 2>&1; then node --test tests/js/*.test.js; fi
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+	  npm ci --prefix tests/js --no-audit --no-fund --loglevel=error && node --test tests/js/*.test.js; fi
 
 # Every test folder that touches the database or the channel layer again on PostgreSQL + Redis,
 # and the system tests needing them (the deployment kit behind nginx among them).
