@@ -65,14 +65,25 @@ function show(board, state) {
   keepTabStop(board.ui, focused);
 }
 
+/** The ranked game has started (in this tab or another): the cards take the focus from the
+ * hidden Start button, unless the player has it elsewhere. */
+function started(board) {
+  const { ui, layout } = board;
+  const focus = document.activeElement;
+  if (ui.start?.contains(focus) || focus === document.body) focusTarget(ui.nodes, layout.tip);
+}
+
 /** The board in `root`, its table laid out from `layout` (the server's, docs/protocol.md).
  * Options: `state` (the first to show, or null), `readOnly` (no input: it only shows) and
- * `onRequest(message, intent)` (a message the player's intent sends now). */
+ * `onRequest(message, intent)` (a message the player's intent sends now). The page calls
+ * `show(state)` for each new state, `redraw()` when the same state changed in place (online,
+ * a setting) and `started()` once a ranked game's Start has shown its cards. */
 export function createBoard(root, { layout, state = null, readOnly = false, onRequest } = {}) {
   const table = createLayout(layout);
   const board = { root, readOnly, layout: table, ui: collectUi(root, table), state: null };
   board.show = (next) => show(board, next);
   board.redraw = () => board.state && show(board, board.state);
+  board.started = () => started(board);
   board.intents = makeIntents(board, onRequest ?? (() => {}));
   if (readOnly) markReadOnly(board.ui.nodes);
   else bindInput(board.ui, board.intents);

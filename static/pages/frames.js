@@ -1,7 +1,6 @@
 // What a frame from a game's socket does to its page (game.js): the board shows the new state,
 // the player hears what happened, and the page's own hook (`onShow`) brings in the rest, such as
 // the play page's windows.
-import { focusTarget } from "../board/input.js";
 import { receivePar, receiveState, settingsRequest } from "../board/transitions.js";
 import { STORAGE_UNAVAILABLE } from "../socket/socket.js";
 import { announce, showWatchers, toast } from "./messages.js";
@@ -19,12 +18,10 @@ function ready(page) {
   performance.mark?.("h2h-ready");
 }
 
-/** The ranked game has started (in this tab or another): the cards take the focus from the
- * hidden Start button, and the board's settings go to the game. */
+/** The ranked game has started (in this tab or another): the board takes the focus to its
+ * cards, and the player's settings go to the game. */
 function started(page) {
-  const { ui, layout } = page.board;
-  const focus = document.activeElement;
-  if (ui.start?.contains(focus) || focus === document.body) focusTarget(ui.nodes, layout.tip);
+  page.board.started();
   page.send(settingsRequest(page.board.state));
 }
 
