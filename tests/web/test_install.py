@@ -128,6 +128,19 @@ def test_the_workers_version_changes_with_any_file_of_the_shell(client, settings
     assert before["VERSION"] != after["VERSION"]
 
 
+def test_a_file_moved_to_another_folder_is_a_new_shell_and_version(client, settings, tmp_path):
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "board.js").write_text("export {};")
+    settings.STATICFILES_DIRS = [tmp_path]
+    before = worker_constants(client.get("/sw.js").content.decode())
+    (tmp_path / "board").mkdir()
+    (tmp_path / "game" / "board.js").rename(tmp_path / "board" / "board.js")
+    after = worker_constants(client.get("/sw.js").content.decode())
+    assert before["SHELL"] == ["/static/game/board.js"]
+    assert after["SHELL"] == ["/static/board/board.js"]
+    assert before["VERSION"] != after["VERSION"]  # the old name leaves with the old cache
+
+
 def test_where_static_names_are_hashed_the_worker_is_rendered_once(monkeypatch):
     monkeypatch.setattr(install, "names_are_hashed", lambda: True)
     install.deployed_worker.cache_clear()
