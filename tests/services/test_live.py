@@ -18,7 +18,8 @@ from django.test import Client
 import h2h_site.asgi
 from game import engine, services
 from game.domain.errors import GameError
-from game.services import live, play, results
+from game.selectors import results
+from game.services import live, play
 from game.storage.appends import Append, appends_store
 from game.storage.dbthread import on_db_thread
 from tests.site import game_log, open_socket
