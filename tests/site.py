@@ -17,6 +17,7 @@ from django.test import Client
 
 from game import engine, services
 from game.models import Game, Profile
+from game.runtime import open_games
 from game.selectors import daily
 from game.storage import dbthread
 
@@ -184,7 +185,7 @@ def before_midnight(settings):
 
 class SocketPlay:
     """The play use cases as a player's socket makes them: on the game in memory that a socket
-    of its code opens (services.live_open), then told to its other listeners (live_publish)."""
+    of its code opens (open_games.live_open), then told to its other listeners (live_publish)."""
 
     def start(self, **arguments):
         return self._made(services.game_start, **arguments)
@@ -208,14 +209,14 @@ class SocketPlay:
 
 async def _made_on_its_socket(action, *, player, game_id: int, **arguments):
     code = await database_sync_to_async(lambda: Game.objects.get(pk=game_id).code)()
-    live = await services.live_open(player=player, code=code, channel="test-socket")
+    live = await open_games.live_open(player=player, code=code, channel="test-socket")
     try:
         assert live.id == game_id, "the socket of a code shows the player's latest game of it"
         reply = await action(game=live, player=player, **arguments)
-        await services.live_publish(live, reply, origin="test-socket")
+        await open_games.live_publish(live, reply, origin="test-socket")
         return reply
     finally:
-        services.live_close(live, channel="test-socket")
+        open_games.live_close(live, channel="test-socket")
 
 
 @pytest.fixture

@@ -18,8 +18,8 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from game.models import Presence
+from game.runtime.audience import anyone_in_group, others_in_group
 from game.selectors.presence import presence_snapshot, watchers_of
-from game.services.audience import anyone_in_group, others_in_group
 from game.services.groups import PRESENCE, game_group
 from game.services.presence import (
     PROCESS,
@@ -84,7 +84,7 @@ async def socket_closed(*, channel: str) -> None:
 
 async def listener_added(*, game_id: int) -> None:
     """Something new listens to a game (a race room): tell its sockets, which then count their
-    audience afresh (game.services.audience), with the unchanged watcher count."""
+    audience afresh (game.runtime.audience), with the unchanged watcher count."""
     await _watchers_changed(game_id)
 
 

@@ -3,19 +3,7 @@
 Consumers and views call only these; nothing else writes a Game, Action or Result row.
 """
 
-from game.services.games import game_daily_open, game_open, game_resume, games_close_day
-from game.services.groups import game_group
-from game.services.live import (
-    LiveGame,
-    live_audience_changed,
-    live_close,
-    live_heard,
-    live_open,
-    live_par_heard,
-    live_publish,
-    live_reload,
-)
-from game.services.moves import (
+from game.services.game_actions import (
     LockedGame,
     game_new,
     game_resign,
@@ -24,10 +12,11 @@ from game.services.moves import (
     game_tap,
     game_undo,
 )
+from game.services.games import game_daily_open, game_open, game_resume, games_close_day
+from game.services.groups import game_group
 from game.services.play import Reply
 
 __all__ = [
-    "LiveGame",
     "LockedGame",
     "Reply",
     "game_daily_open",
@@ -41,11 +30,4 @@ __all__ = [
     "game_tap",
     "game_undo",
     "games_close_day",
-    "live_audience_changed",
-    "live_close",
-    "live_heard",
-    "live_open",
-    "live_par_heard",
-    "live_publish",
-    "live_reload",
 ]

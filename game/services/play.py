@@ -9,10 +9,11 @@ result or the start in the same transaction (`store`), then `applied` (the game 
 and the news for its other listeners). A write made on a stale log matches no row and stores
 nothing: the game is read again and the action decided again.
 
-The use cases (moves.py: game_start, game_tap, game_undo, game_resign, game_set_help) each run
-their action through `played`. The sockets' way keeps the game in memory (live.LiveGame): its
-plain moves go in the next group commit on a database thread. The pages' and races' way locks
-the game's row in the caller's transaction (moves.LockedGame).
+The use cases (game_actions.py: game_start, game_tap, game_undo, game_resign, game_set_help)
+each run their action through `played`. The sockets' way keeps the game in memory
+(game.runtime.open_games.LiveGame): its plain moves go in the next group commit on a database
+thread. The pages' and races' way locks the game's row in the caller's transaction
+(game_actions.LockedGame).
 """
 
 import uuid
@@ -156,7 +157,8 @@ Ran = TypeVar("Ran", covariant=True)  # what a way's `run` gives: a Reply, or on
 
 class Way(Protocol[Ran]):
     """How `played` reaches a game's rows. Its steps are coroutines either way: the sockets'
-    (live.LiveGame) wait on database threads, the pages' (moves.LockedGame) never wait, so
+    (open_games.LiveGame) wait on database threads, the pages' (game_actions.LockedGame) never
+    wait, so
     that the one sequence serves both."""
 
     def turn(self) -> AbstractAsyncContextManager[StoredGame]:

@@ -3,7 +3,7 @@
 It stands on game.sockets.base.Socket, which decodes and rate-limits every frame and makes every
 error frame; docs/protocol.md describes every frame, error code and close code. Every failure
 on the way is a GameError carrying its stable code.
-The game itself lives in memory while sockets show it (game.services.live): a tap that
+The game itself lives in memory while sockets show it (game.runtime.open_games): a tap that
 stores nothing is answered on the event loop; docs/performance.md says why.
 """
 
@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from game import engine, services
 from game.domain.errors import GameError
+from game.runtime import open_games
 from game.runtime.metrics import play_event
 from game.runtime.presence import play_opened, socket_closed
 from game.selectors.guests import guest_player
@@ -66,7 +67,7 @@ class PlayConsumer(Socket):
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
         try:
-            self.live = await services.live_open(
+            self.live = await open_games.live_open(
                 player=self.user, code=code, channel=self.channel_name
             )
         except GameError as error:
@@ -83,12 +84,12 @@ class PlayConsumer(Socket):
     async def disconnect(self, code: int) -> None:
         await socket_closed(channel=self.channel_name)
         if hasattr(self, "live"):
-            services.live_close(self.live, channel=self.channel_name)
+            open_games.live_close(self.live, channel=self.channel_name)
 
     async def resumed(self) -> None:
         """The channel layer is back: other tabs' moves made meanwhile were never heard here,
         so the game is read from its log again and shown, as after a reconnect."""
-        await services.live_reload(self.live)
+        await open_games.live_reload(self.live)
         self.selected = None
         await self.send_json({"type": "state", **self.live.snapshot()})
 
@@ -110,11 +111,11 @@ class PlayConsumer(Socket):
         play_event(reply.event)
         self.selected = reply.state.selected
         await self.send_json(self._state_frame(seq, reply))
-        await services.live_publish(self.live, reply, origin=self.channel_name)
+        await open_games.live_publish(self.live, reply, origin=self.channel_name)
 
     async def game_state(self, message: dict) -> None:
         """Another socket changed this game: show it, and drop this socket's selection."""
-        if message["origin"] == self.channel_name or not services.live_heard(self.live, message):
+        if message["origin"] == self.channel_name or not open_games.live_heard(self.live, message):
             return
         self.selected = None
         keys = ("event", "view", "game")
@@ -122,12 +123,12 @@ class PlayConsumer(Socket):
 
     async def game_par(self, message: dict) -> None:
         """The finished game's deal has its par now (game.runtime.par_searcher): show it."""
-        services.live_par_heard(self.live, par=message["par"])
+        open_games.live_par_heard(self.live, par=message["par"])
         await self.send_json({"type": "par", "game": message["game"], "par": message["par"]})
 
     async def game_watchers(self, message: dict) -> None:
         """Spectators came or went: tell the player how many watch."""
-        services.live_audience_changed(self.live)
+        open_games.live_audience_changed(self.live)
         await self.send_json({"type": "watchers", "count": message["count"]})
 
     async def _act(self, frame: dict, seq: int) -> services.Reply:

@@ -48,7 +48,7 @@ def appends_store(
     """Store the appends in one transaction, committed on return; which of them were stored.
 
     At most one append per game: a game's next move is decided only once its last one is
-    committed (game.services.live holds the game's lock until then).
+    committed (game.runtime.open_games holds the game's lock until then).
 
     `checkpoints=False` (SQLite): this connection leaves the WAL to `appends_checkpoint`.
     """

@@ -1,4 +1,4 @@
-"""Live games (game.services.live): the state in memory never outranks the stored log.
+"""The open games (game.runtime.open_games): the state in memory never outranks the stored log.
 
 A second process is played by a second LiveGame of the same game, loaded on its own; a page
 writing meanwhile by the same use cases on the game's locked row (services.LockedGame).
@@ -18,8 +18,9 @@ from django.test import Client
 import h2h_site.asgi
 from game import engine, services
 from game.domain.errors import GameError
+from game.runtime import open_games
 from game.selectors import results
-from game.services import live, play
+from game.services import play
 from game.storage.appends import Append, appends_store
 from game.storage.dbthread import on_db_thread
 from tests.site import game_log, open_socket
@@ -30,12 +31,12 @@ CODE = "HH1-N-AAAAAAC"  # tip 4, waste 9; the tip is free at the start
 
 
 async def opened(player, channel="tab-1"):
-    return await services.live_open(player=player, code=CODE, channel=channel)
+    return await open_games.live_open(player=player, code=CODE, channel=channel)
 
 
 async def elsewhere(game_id: int):
     """The same game as another server process sees it: loaded on its own."""
-    return await live._load(game_id=game_id)
+    return await open_games._load(game_id=game_id)
 
 
 async def test_a_tap_that_stores_nothing_writes_nothing(player):
@@ -43,7 +44,7 @@ async def test_a_tap_that_stores_nothing_writes_nothing(player):
     reply = await services.game_tap(game=game, player=player, seq=1, target=25)
     assert reply.event == "selected" and reply.game is None and reply.news is None
     assert await game_log(game.id) == (0, 0, [])
-    services.live_close(game, channel="tab-1")
+    open_games.live_close(game, channel="tab-1")
 
 
 async def test_a_move_is_stored_before_its_reply(player):
@@ -52,7 +53,7 @@ async def test_a_move_is_stored_before_its_reply(player):
     assert reply.event == "draw" and reply.game["last_seq"] == 1
     assert await game_log(game.id) == (1, 1, ["stock"])
     assert reply.news["count"] == 1 and reply.news["view"]["selected"] is None
-    services.live_close(game, channel="tab-1")
+    open_games.live_close(game, channel="tab-1")
 
 
 async def test_two_processes_tapping_one_game_leave_one_valid_log(player):
@@ -67,7 +68,7 @@ async def test_two_processes_tapping_one_game_leave_one_valid_log(player):
     assert (last_seq, count, actions) == (3, 3, ["stock"] * 3)
     stored = engine.replay(CODE, actions, key=settings.DEAL_KEY)
     assert engine.public_view(stored) == reply.view
-    services.live_close(first, channel="tab-1")
+    open_games.live_close(first, channel="tab-1")
 
 
 def test_processes_tapping_one_game_at_once_store_each_move_once(player):
@@ -102,18 +103,18 @@ async def test_a_seq_stored_by_another_process_is_a_duplicate_here(player):
         await services.game_tap(game=first, player=player, seq=7, target="stock")
     assert caught.value.code == "duplicate_seq"
     assert await game_log(first.id) == (7, 1, ["stock"])
-    services.live_close(first, channel="tab-1")
+    open_games.live_close(first, channel="tab-1")
 
 
 async def test_a_page_resigning_the_game_ends_it_for_the_sockets_too(player):
     game = await opened(player)
     resign = database_sync_to_async(services.game_resign)
     await resign(game=services.LockedGame(game.id), player=player, seq=4)
-    live.live_heard(game, {"origin": "page", "event": "resign"})  # its publication arrives
+    open_games.live_heard(game, {"origin": "page", "event": "resign"})  # its publication arrives
     with pytest.raises(GameError) as caught:
         await services.game_tap(game=game, player=player, seq=5, target="stock")
     assert caught.value.code == "game_over"
-    services.live_close(game, channel="tab-1")
+    open_games.live_close(game, channel="tab-1")
 
 
 async def test_a_move_lost_to_a_page_is_not_stored_twice(player):
@@ -124,25 +125,25 @@ async def test_a_move_lost_to_a_page_is_not_stored_twice(player):
     reply = await services.game_tap(game=game, player=player, seq=2, target="stock")
     assert reply.view["moves"] == 2
     assert await game_log(game.id) == (2, 2, ["stock", "stock"])
-    services.live_close(game, channel="tab-1")
+    open_games.live_close(game, channel="tab-1")
 
 
 async def test_news_from_this_process_older_than_the_game_is_not_shown(player):
     game = await opened(player)
     old = (await services.game_tap(game=game, player=player, seq=1, target="stock")).news
     new = (await services.game_tap(game=game, player=player, seq=2, target="stock")).news
-    assert not live.live_heard(game, {"origin": "x", **old}) and not game.stale
-    assert live.live_heard(game, {"origin": "x", **new}) and not game.stale
-    services.live_close(game, channel="tab-1")
+    assert not open_games.live_heard(game, {"origin": "x", **old}) and not game.stale
+    assert open_games.live_heard(game, {"origin": "x", **new}) and not game.stale
+    open_games.live_close(game, channel="tab-1")
 
 
 async def test_the_last_socket_out_drops_the_game_from_memory(player):
     game = await opened(player, "tab-1")
     assert await opened(player, "tab-2") is game
-    services.live_close(game, channel="tab-1")
-    assert live._games.get(game.id) is game
-    services.live_close(game, channel="tab-2")
-    assert game.id not in live._games
+    open_games.live_close(game, channel="tab-1")
+    assert open_games._games.get(game.id) is game
+    open_games.live_close(game, channel="tab-2")
+    assert game.id not in open_games._games
 
 
 @database_sync_to_async
@@ -154,13 +155,13 @@ def store(appends):
 
 async def test_a_group_commit_stores_each_move_whose_game_did_not_move(player, rival):
     mine = await opened(player)
-    theirs = await services.live_open(player=rival, code=CODE, channel="tab-2")
+    theirs = await open_games.live_open(player=rival, code=CODE, channel="tab-2")
     stored = await store([Append(mine.id, 0, ("stock",), 1), Append(theirs.id, 5, ("stock",), 1)])
     assert stored == [True, False]
     assert await game_log(mine.id) == (1, 1, ["stock"])
     assert await game_log(theirs.id) == (0, 0, [])
-    services.live_close(mine, channel="tab-1")
-    services.live_close(theirs, channel="tab-2")
+    open_games.live_close(mine, channel="tab-1")
+    open_games.live_close(theirs, channel="tab-2")
 
 
 async def next_state(socket) -> dict:
@@ -194,7 +195,7 @@ async def test_a_daily_ended_elsewhere_is_reloaded_without_its_standing_and_show
     """A reload only learns that the game ended (the end window came with the move that ended
     it); a socket that connects later is shown the day's standing all the same."""
     daily_game = await database_sync_to_async(services.game_daily_open)(player=player)
-    first = await services.live_open(player=player, code=daily_game.code, channel="tab-1")
+    first = await open_games.live_open(player=player, code=daily_game.code, channel="tab-1")
     await services.game_start(game=first, player=player, seq=1)
     resign = database_sync_to_async(services.game_resign)
     assert (await resign(game=services.LockedGame(first.id), player=player, seq=2)).game["result"][
@@ -205,10 +206,10 @@ async def test_a_daily_ended_elsewhere_is_reloaded_without_its_standing_and_show
     with pytest.raises(GameError) as caught:
         await services.game_tap(game=first, player=player, seq=3, target="stock")  # a stale write
     assert caught.value.code == "game_over" and standings == []
-    second = await services.live_open(player=player, code=daily_game.code, channel="tab-2")
+    second = await open_games.live_open(player=player, code=daily_game.code, channel="tab-2")
     assert second is first and first.snapshot()["game"]["result"]["daily"] == {"n": 1}
     for channel in ("tab-1", "tab-2"):
-        services.live_close(first, channel=channel)
+        open_games.live_close(first, channel=channel)
 
 
 async def test_a_move_the_database_refuses_is_storage_unavailable_and_the_log_is_read_again(
@@ -223,7 +224,7 @@ async def test_a_move_the_database_refuses_is_storage_unavailable_and_the_log_is
         play.store(*arguments)
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(live, "_store", on_db_thread(stored_then_lost))
+    monkeypatch.setattr(open_games, "_store", on_db_thread(stored_then_lost))
     with pytest.raises(GameError) as refused:
         await services.game_resign(game=game, player=player, seq=2)
     assert refused.value.code == "storage_unavailable" and game.stale
@@ -232,4 +233,4 @@ async def test_a_move_the_database_refuses_is_storage_unavailable_and_the_log_is
         await services.game_resign(game=game, player=player, seq=2)
     assert again.value.code == "duplicate_seq"  # the log, read again, has it
     assert (game.status, game.count, game.last_seq) == ("resigned", 1, 2)
-    services.live_close(game, channel="tab-1")
+    open_games.live_close(game, channel="tab-1")

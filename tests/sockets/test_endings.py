@@ -12,7 +12,7 @@ from django.test import AsyncClient
 
 import h2h_site.asgi
 from game import services
-from game.services import live
+from game.runtime import open_games
 from game.sockets import public
 from game.sockets.base import (
     CLOSE_LIVE_PAUSED,
@@ -73,7 +73,7 @@ async def test_a_handshake_the_storage_fails_gives_back_its_place(player_cookie,
     async def storage_down(**kwargs):
         raise OperationalError("the database is down")
 
-    monkeypatch.setattr(live, "_load", storage_down)
+    monkeypatch.setattr(open_games, "_load", storage_down)
     for _ in range(TIMES):
         socket = await open_socket(h2h_site.asgi.application, CODE, player_cookie)
         assert socket.connected  # accepted only to say why, as any refusal

@@ -1,4 +1,4 @@
-"""Live games: each open game's state kept in the process that serves its sockets.
+"""The open games: each open game's state kept in the process that serves its sockets.
 
 A socket's connect replays the stored log once; after that a tap that stores nothing (a
 selection, a deselection, a mismatch, a covered card) is answered from memory with no query
@@ -23,8 +23,8 @@ from channels.layers import get_channel_layer
 
 from game.domain.errors import GameError
 from game.models import Game
+from game.runtime.audience import Audience, others_listen
 from game.services import play
-from game.services.audience import Audience, others_listen
 from game.services.games import game_resume
 from game.services.groups import game_group
 from game.services.play import PROCESS, Reply, StoredGame, Write

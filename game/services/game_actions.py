@@ -1,10 +1,10 @@
 """The play use cases, and the pages' and races' way to the database.
 
 Start, tap, undo, resign and help each have one entry point, `game_<action>`, whichever way its
-game reaches the database (play.Way): a socket's game kept in memory (live.LiveGame), whose
-use cases are awaited, or a page's or a race's, locked in the caller's transaction
-(`LockedGame`), whose use cases return at once. Either way the action goes through the one
-sequence, play.played.
+game reaches the database (play.Way): a socket's game kept in memory
+(game.runtime.open_games.LiveGame), whose use cases are awaited, or a page's or a race's, locked
+in the caller's transaction (`LockedGame`), whose use cases return at once. Either way the
+action goes through the one sequence, play.played.
 
 A locked game's action is one transaction (a savepoint in the caller's): lock the game's row,
 read it and replay its log, then the sequence's steps; the game's listeners hear of it after
