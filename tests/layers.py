@@ -95,3 +95,15 @@ async def opened(cookie: str, code: str):
     assert socket.connected
     assert (await socket.receive_json_from())["type"] == "state"
     return socket
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """A channel layer of the test's own (import this fixture into a test module to use it).
+
+    Every async test runs on an event loop of its own, and the Redis layer keeps asyncio locks
+    bound to the loop that first waited on them.
+    """
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

@@ -2,7 +2,7 @@
 person (policy.Person) thinking before every frame, and a scout who reads the stock by undoing
 draws. Every stored move is kept at the instant of the frame that stored it, a pair as two
 entries of one time, as game.engine.fairplay.flags_for reads a ranked result's log. bench.flags
-measures the plausibility flags on them; tests/services/test_fairplay.py pins them.
+measures the plausibility flags on them; tests/engine/test_fairplay.py pins them.
 """
 
 import random

@@ -8,7 +8,7 @@ from game.domain.errors import GameError
 from game.models import Follow
 from game.selectors import follows, leaderboards
 from game.services.follows import follow_create, follow_delete
-from tests.realtime import resign_now
+from tests.site import resign_now
 
 pytestmark = pytest.mark.django_db
 

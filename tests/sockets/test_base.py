@@ -13,15 +13,15 @@ from django.test import AsyncClient
 from game import engine
 from game.services import races
 from game.sockets.base import CLOSE_LOGGED_OUT
-from tests.realtime import connect, fresh_channel_layer, resign  # noqa: F401  (the fixture)
-from tests.site import session_cookie
+from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
+from tests.site import connect, resign, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CODE = "HH1-N-AAAAAAC"
 WATCHED = engine.format_code("N", 5)  # another deal: nobody watches a deal they play
 GREETING = {"play": "state", "board": "board", "watch": "state", "race": "room"}
-REALTIME = ["board", "watch", "race"]
+PUBLIC = ["board", "watch", "race"]
 
 
 @pytest.fixture
@@ -99,8 +99,8 @@ async def test_only_the_play_sockets_error_frames_carry_a_seq(kind, paths, playe
     await socket.disconnect()
 
 
-@pytest.mark.parametrize("kind", REALTIME)
-async def test_a_realtime_socket_that_floods_is_only_told_to_slow_down(kind, paths, player_cookie):
+@pytest.mark.parametrize("kind", PUBLIC)
+async def test_a_public_socket_that_floods_is_only_told_to_slow_down(kind, paths, player_cookie):
     socket = await greeted(kind, paths, player_cookie)
     started = time.monotonic()
     for _ in range(60):
@@ -115,7 +115,7 @@ async def test_a_realtime_socket_that_floods_is_only_told_to_slow_down(kind, pat
     await socket.disconnect()
 
 
-@pytest.mark.parametrize("kind", REALTIME)
+@pytest.mark.parametrize("kind", PUBLIC)
 async def test_a_frame_whose_type_is_not_a_string_is_an_unknown_frame(kind, paths, player_cookie):
     socket = await greeted(kind, paths, player_cookie)
     await socket.send_json_to({"type": ["sync"]})

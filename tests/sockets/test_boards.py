@@ -14,14 +14,8 @@ from game.models import BoardVersion, Guest
 from game.selectors import boards, daily, leaderboards
 from game.selectors.abandoned import ABANDONED_AFTER
 from game.selectors.ranking import RANK_ORDER
-from tests.realtime import (  # noqa: F401  (the fixture)
-    connect,
-    frame_of,
-    fresh_channel_layer,
-    resign,
-    resign_now,
-)
-from tests.site import sign_up
+from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
+from tests.site import connect, frame_of, resign, resign_now, sign_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

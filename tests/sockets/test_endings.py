@@ -23,8 +23,15 @@ from game.sockets.base import (
 from game.sockets.play import PlayConsumer, play_sockets
 from game.storage import channel_layer as layer
 from tests import layers
-from tests.realtime import connect, frame_of, resign
-from tests.site import open_socket, send, session_cookie, sockets_database_work_done
+from tests.site import (
+    connect,
+    frame_of,
+    open_socket,
+    resign,
+    send,
+    session_cookie,
+    sockets_database_work_done,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,8 +10,8 @@ from game.selectors import daily
 from game.services.accounts import account_delete
 from game.services.follows import follow_create
 from game.sockets.base import CLOSE_LOGGED_OUT, CLOSE_LOGIN_REQUIRED, CLOSE_NOT_FOUND
-from tests.realtime import connect, frame_of, fresh_channel_layer, resign  # noqa: F401  (the fixture)
-from tests.site import greeted, session_cookie
+from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
+from tests.site import connect, frame_of, greeted, resign, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

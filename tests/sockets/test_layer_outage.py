@@ -19,8 +19,7 @@ from game.services.publish import publish, publish_on_commit
 from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_LIVE_PAUSED, CLOSE_LOGGED_OUT
 from game.storage import channel_layer as layer
 from tests import layers
-from tests.realtime import connect, frame_of, resign
-from tests.site import send, session_cookie
+from tests.site import connect, frame_of, resign, send, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,8 +6,8 @@ from django.test import AsyncClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from game import engine
-from tests.realtime import connect, frame_of, fresh_channel_layer  # noqa: F401 (autouse)
-from tests.site import greeted, send
+from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
+from tests.site import connect, frame_of, greeted, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

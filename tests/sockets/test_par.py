@@ -8,8 +8,7 @@ from channels.db import database_sync_to_async
 
 from game import engine
 from game.models import DealPar
-from tests.realtime import connect, frame_of
-from tests.site import greeted
+from tests.site import connect, frame_of, greeted
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -14,8 +14,7 @@ from game import engine, services
 from game.models import Game, RaceRoom, Result
 from game.selectors.results import result_rank
 from game.services import races
-from tests.realtime import frame_of
-from tests.site import game_log, greeted, open_socket, reveals_stock, send, session_cookie
+from tests.site import frame_of, game_log, greeted, open_socket, reveals_stock, send, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

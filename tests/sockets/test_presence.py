@@ -12,8 +12,8 @@ from game.models import Presence
 from game.runtime import presence
 from game.selectors import daily
 from game.services.daily import daily_deal
-from tests.realtime import connect, frame_of, fresh_channel_layer  # noqa: F401  (the fixture)
-from tests.site import open_socket
+from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
+from tests.site import connect, frame_of, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,13 +15,8 @@ from game.runtime import races as runtime_races
 from game.services import races
 from game.services.groups import player_group
 from game.sockets.base import CLOSE_LOGGED_OUT
-from tests.realtime import (  # noqa: F401  (the fixture)
-    connect,
-    frame_of,
-    fresh_channel_layer,
-    resign,
-)
-from tests.site import open_socket, reveals_stock
+from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
+from tests.site import connect, frame_of, open_socket, resign, reveals_stock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -14,7 +14,7 @@ from game import engine, services
 from game.models import Result, ResultFlag
 from game.selectors import daily
 from game.selectors.results import result_rank
-from tests.realtime import fresh_channel_layer  # noqa: F401 (an autouse fixture)
+from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
 from tests.site import greeted, send
 
 pytestmark = pytest.mark.django_db(transaction=True)

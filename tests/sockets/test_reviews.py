@@ -9,8 +9,8 @@ from game.models import Result
 from game.selectors import daily
 from game.services.daily import daily_deal
 from game.services.reviews import day_void
-from tests.realtime import connect, frame_of, fresh_channel_layer  # noqa: F401  (the fixture)
-from tests.site import sockets_database_work_done
+from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
+from tests.site import connect, frame_of, sockets_database_work_done
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

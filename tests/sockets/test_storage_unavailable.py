@@ -12,8 +12,8 @@ from game.sockets.base import CLOSE_SERVER_ERROR
 from game.sockets.boards import BoardConsumer
 from game.storage import dbthread
 from tests import faults
-from tests.realtime import connect, frame_of, fresh_channel_layer  # noqa: F401
-from tests.site import game_log, greeted, send, session_cookie
+from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
+from tests.site import connect, frame_of, game_log, greeted, send, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 read_only_storage = faults.read_only_storage
@@ -140,7 +140,7 @@ async def test_a_play_handler_that_fails_is_answered_server_error_and_closed_to_
     await socket.disconnect()
 
 
-async def test_a_realtime_handler_that_fails_is_answered_server_error_and_closed_to_reconnect(
+async def test_a_public_socket_handler_that_fails_is_answered_server_error_and_closed_to_reconnect(
     monkeypatch,
 ):
     socket = await connect("/ws/live/all-time/")

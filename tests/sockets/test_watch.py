@@ -19,14 +19,17 @@ from game.selectors import daily
 from game.selectors.watching import spectator_snapshot
 from game.services import races
 from game.services.daily import daily_deal
-from tests.realtime import (  # noqa: F401  (the fixture)  # noqa: F401  (the fixture)
+from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
+from tests.site import (
     connect,
     frame_of,
-    fresh_channel_layer,
+    game_log,
+    open_socket,
     resign,
+    reveals_stock,
+    session_cookie,
     started_race,
 )
-from tests.site import game_log, open_socket, reveals_stock, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

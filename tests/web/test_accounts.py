@@ -21,8 +21,8 @@ from game.models import Profile
 from game.services import races
 from game.sockets.base import CLOSE_LOGGED_OUT
 from game.web import forms
-from tests.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
-from tests.site import PASSWORD, session_cookie, sign_up
+from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
+from tests.site import PASSWORD, connect, session_cookie, sign_up
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ from django.utils.html import escape
 
 from game.models import Action, BoardVersion, DailyDeal, Game, Profile, Result, ResultFlag
 from game.sockets.base import CLOSE_LOGGED_OUT
-from tests.realtime import connect, fresh_channel_layer  # noqa: F401  (the fixture)
+from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
 from tests.selectors.history import finish
-from tests.site import session_cookie, sockets_database_work_done
+from tests.site import connect, session_cookie, sockets_database_work_done
 
 pytestmark = pytest.mark.django_db
 

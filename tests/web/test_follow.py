@@ -11,7 +11,7 @@ from game.models import Follow
 from game.selectors import daily
 from game.services.daily import daily_deal
 from game.services.follows import follow_create
-from tests.realtime import resign_now
+from tests.site import resign_now
 
 pytestmark = pytest.mark.django_db
 

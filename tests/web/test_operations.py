@@ -14,7 +14,8 @@ from django.test import Client
 
 from h2h_site import operations
 from tests import faults
-from tests.realtime import connect, fresh_channel_layer  # noqa: F401 (an autouse fixture)
+from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
+from tests.site import connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

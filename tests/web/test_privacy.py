@@ -15,7 +15,7 @@ from game import services
 from game.models import Follow, Game, Result
 from game.selectors import exports
 from game.services.follows import follow_create
-from tests.realtime import resign_now
+from tests.site import resign_now
 
 pytestmark = pytest.mark.django_db
 

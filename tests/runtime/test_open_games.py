@@ -21,7 +21,6 @@ from game.domain.errors import GameError
 from game.runtime import open_games
 from game.selectors import results
 from game.services import play
-from game.storage.appends import Append, appends_store
 from game.storage.dbthread import on_db_thread
 from tests.site import game_log, open_socket
 
@@ -144,24 +143,6 @@ async def test_the_last_socket_out_drops_the_game_from_memory(player):
     assert open_games._games.get(game.id) is game
     open_games.live_close(game, channel="tab-2")
     assert game.id not in open_games._games
-
-
-@database_sync_to_async
-def store(appends):
-    from django.utils import timezone
-
-    return appends_store(appends=appends, at=timezone.now())
-
-
-async def test_a_group_commit_stores_each_move_whose_game_did_not_move(player, rival):
-    mine = await opened(player)
-    theirs = await open_games.live_open(player=rival, code=CODE, channel="tab-2")
-    stored = await store([Append(mine.id, 0, ("stock",), 1), Append(theirs.id, 5, ("stock",), 1)])
-    assert stored == [True, False]
-    assert await game_log(mine.id) == (1, 1, ["stock"])
-    assert await game_log(theirs.id) == (0, 0, [])
-    open_games.live_close(mine, channel="tab-1")
-    open_games.live_close(theirs, channel="tab-2")
 
 
 async def next_state(socket) -> dict:

@@ -27,7 +27,7 @@ from game.services.accounts import account_delete
 from game.services.follows import follow_create
 from game.services.races import race_create, race_join, race_ready
 from game.storage.sessions import SessionStore
-from tests.realtime import resign_now
+from tests.site import resign_now
 
 pytestmark = pytest.mark.django_db
 

@@ -20,8 +20,6 @@ from game.domain.errors import GameError
 from game.models import Action, Game, Result, ResultFlag
 from game.selectors.games import game_snapshot
 from game.selectors.results import result_rank
-from game.storage import appends
-from game.storage.dbthread import MAX_BATCH
 
 pytestmark = pytest.mark.django_db
 
@@ -345,13 +343,3 @@ def test_pages_ending_a_game_at_once_end_it_once(player):
 
     assert sorted(in_threads(8, resign)) == ["game_over"] * 7 + ["resign"]
     assert Result.objects.filter(game=game).count() == 1
-
-
-def test_the_statements_built_for_batches_of_every_size_stay_bounded():
-    for moves in range(1, MAX_BATCH + 1):
-        for rows in (moves, 2 * moves):
-            appends._update_sql(moves)
-            appends._postgresql_sql(moves, rows)
-    kept = [build.cache_info().currsize for build in appends.STATEMENT_BUILDERS]
-    assert kept == [MAX_BATCH, appends.STATEMENTS]  # an UPDATE per batch size; the pairs capped
-    assert appends.appends_statements_kept() == MAX_BATCH + appends.STATEMENTS

@@ -4,7 +4,7 @@ the key out would deal the public development deals on a deployment, which anyon
 import ast
 from pathlib import Path
 
-GAME = Path(__file__).resolve().parents[2] / "game"
+GAME = Path(__file__).resolve().parents[1] / "game"
 DEALING = {"new_game", "replay", "solve", "deal_for_code"}
 
 
