@@ -1,10 +1,17 @@
-"""The layers of game/ (README, "Layout"): every import points down, and none goes round.
+"""The layers of game/ (docs/architecture.md, "The layers"): every import points down, none goes
+round, and there is no exception.
 
-From the top: web and sockets (transport: pages and websockets, neither imports the other),
-services and selectors (writes and reads), storage (database workers, batched appends),
-models (with the small domain modules beside them), engine (pure rules). The Django app's
-own modules (admin, apps, checks, management commands, migrations) sit above them all. The
-imports are read from the source, so a module's function-level imports count too.
+From the top: web and sockets (transport: pages and websockets, neither imports the other);
+runtime (what lives in one server process's memory: the open games and their audience,
+presence's heartbeat, the par searcher and its child process, the metrics, the race clock);
+services (the writes, one transaction each, publishing on commit); selectors (the reads: a
+write may read, a read never writes, so services use selectors and never the reverse); storage
+(database workers, batched appends, the channel layer's breaker, the session engine); models,
+with the domain beside them (the rows; refusals, deal codes, display names); engine (pure
+rules). The Django app's own modules (admin, apps, checks, models, management commands,
+migrations) sit above them all, and no other module sits at the top of game/: each one's
+layer is named by its path. The imports are read from the source, so a module's
+function-level imports count too.
 """
 
 import ast
@@ -17,23 +24,22 @@ GAME = Path(__file__).resolve().parent.parent / "game"
 LAYERS = {
     "game.engine": (0, "engine"),
     "game.models": (1, "models"),
-    "game.domain": (1, "models"),  # beside the models: what writes and reads both speak
+    "game.domain": (1, "models"),  # beside the models, one layer: what writes and reads speak
     "game.storage": (2, "storage"),
-    "game.services": (3, "services"),
     "game.selectors": (3, "selectors"),
-    "game.runtime": (4, "runtime"),
-    "game.sockets": (5, "sockets"),
-    "game.web": (5, "web"),
-    "game.templatetags": (5, "web"),
-    "game.admin": (6, "app"),
-    "game.apps": (6, "app"),
-    "game.checks": (6, "app"),
-    "game.management": (6, "app"),
-    "game.migrations": (6, "app"),
-    "game": (6, "app"),
+    "game.services": (4, "services"),
+    "game.runtime": (5, "runtime"),
+    "game.sockets": (6, "sockets"),
+    "game.web": (6, "web"),
+    "game.templatetags": (6, "web"),
+    "game.admin": (7, "app"),
+    "game.apps": (7, "app"),
+    "game.checks": (7, "app"),
+    "game.management": (7, "app"),
+    "game.migrations": (7, "app"),
+    "game": (7, "app"),
 }
-# Layers of one rank that may use each other (cycles aside): a write may read.
-PEERS = {frozenset({"services", "selectors"})}
+APP_MODULES = {"game.admin", "game.apps", "game.checks", "game.models"}  # the top of game/
 
 
 def module_name(path: Path) -> str:
@@ -88,8 +94,7 @@ def upward(graph: dict[str, set[str]]) -> list[str]:
         rank, layer = layer_of(module)
         for dep in deps:
             dep_rank, dep_layer = layer_of(dep)
-            peers = dep_layer == layer or frozenset({layer, dep_layer}) in PEERS
-            if dep_rank > rank or (dep_rank == rank and not peers):
+            if dep_rank > rank or (dep_rank == rank and dep_layer != layer):
                 wrong.append(f"{module} ({layer}) -> {dep} ({dep_layer})")
     return sorted(wrong)
 
@@ -123,10 +128,9 @@ def test_no_module_of_game_is_on_an_import_cycle():
     assert cycles(import_graph()) == []
 
 
-def test_services_import_neither_sockets_nor_web():
-    graph = import_graph()
-    services = [m for m in graph if layer_of(m)[1] in {"services", "selectors"}]
-    assert [m for m in services if {layer_of(d)[1] for d in graph[m]} & {"sockets", "web"}] == []
+def test_no_module_but_the_apps_own_sits_at_the_top_of_game():
+    top = {name for name, path in game_modules().items() if path.parent == GAME}
+    assert top - {"game"} == APP_MODULES
 
 
 def test_nothing_in_the_app_imports_the_benchmarks_or_the_tests():
@@ -167,12 +171,14 @@ def test_every_folder_of_game_has_a_layer():
 def test_an_upward_import_and_a_cycle_are_both_caught():
     graph = {
         "game.engine.moves": {"game.services.games"},
+        "game.selectors.games": {"game.services.games"},
         "game.services.games": {"game.services.results"},
         "game.services.results": {"game.services.games"},
         "game.web.play": {"game.sockets.play"},
     }
     assert upward(graph) == [
         "game.engine.moves (engine) -> game.services.games (services)",
+        "game.selectors.games (selectors) -> game.services.games (services)",
         "game.web.play (web) -> game.sockets.play (sockets)",
     ]
     cycle = ["game.services.games", "game.services.results", "game.services.games"]
