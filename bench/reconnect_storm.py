@@ -29,10 +29,9 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from tests.harness.nginx import KIT, Nginx, kit_config, unit_daphne_arguments
-from tests.harness.reconnect_storm import Site, storm
+from tests.harness.nginx import KIT, Nginx, kit_nginx
+from tests.harness.reconnect_storm import Site, kit_env, kit_site, storm
 from tests.harness.redis_server import Redis
-from tests.harness.server import Server, free_port, fresh_database, make_players, manage, server_env
 
 NGINX_SAYS = {
     "marked_down": "upstream server temporarily disabled",
@@ -58,12 +57,7 @@ def nginx_said(nginx: Nginx) -> dict:
 
 def one_run(site: Site, number: int, folder: Path, kit: Path) -> dict:
     """A fresh nginx in `folder` on the kit's files (or `kit`'s), and a storm through it."""
-    site.https_port, http_port = free_port(), free_port()
-    ports = [daphne.port for daphne in site.daphnes]
-    kit_config(
-        folder, daphne_ports=ports, http_port=http_port, https_port=site.https_port, nginx=kit
-    )
-    nginx = Nginx(folder, [site.https_port, http_port]).start()
+    nginx, site.https_port = kit_nginx(folder, [daphne.port for daphne in site.daphnes], kit)
     overflows = listen_overflows()
     try:
         kills = storm(site, number)
@@ -92,20 +86,8 @@ def medians(runs: list[dict]) -> dict:
 
 
 def started_site(args, redis_url: str, workdir: Path) -> Site:
-    env = server_env(
-        sqlite_path=str(workdir / "unused.sqlite3"),
-        database_url=args.database_url,
-        redis_url=redis_url,
-        H2H_ALLOW_HTTP_ORIGINS="0",
-        H2H_SSL_REDIRECT="1",
-        H2H_WORKERS="2",
-    )
-    fresh_database(args.database_url)
-    manage(env, "migrate", "--noinput")
-    players = make_players(env, args.sockets, prefix="storm")
-    arguments = unit_daphne_arguments()
-    logs = [str(workdir / f"daphne-{n}.log") for n in (1, 2)]
-    return Site([Server(env, log_path=log, arguments=arguments).start() for log in logs], players)
+    env = kit_env(workdir, args.database_url, redis_url)
+    return kit_site(env, workdir, args.sockets, prefix="storm")
 
 
 def arguments() -> argparse.Namespace:

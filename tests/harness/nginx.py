@@ -5,8 +5,8 @@ with deploy/systemd/h2h@.service's own command line.
 The nginx is unprivileged and its own: a prefix, pid, logs and temp dirs in a folder of the
 run's, loopback ports. From the kit's files it changes only what must differ on this machine
 (`kit_config`): the listen addresses, the daphne ports, the certificate's and the checkout's
-paths. Debian's nginx.conf and default site play no part. Used by tests/system/test_nginx.py
-and bench.reconnect_storm.
+paths. Debian's nginx.conf and default site play no part. Used by tests/system/test_nginx.py,
+bench.reconnect_storm and bench.faults.
 """
 
 import os
@@ -18,6 +18,8 @@ import ssl
 import subprocess
 import time
 from pathlib import Path
+
+from tests.harness.server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 KIT = ROOT / "deploy"
@@ -158,6 +160,18 @@ class Nginx:
 
     def error_log(self) -> str:
         return (self.workdir / "error.log").read_text()
+
+
+def kit_nginx(
+    folder: Path, daphne_ports: list[int], kit: Path = KIT / "nginx"
+) -> tuple[Nginx, int]:
+    """nginx started in `folder` on the kit's files (or `kit`'s) in front of the daphnes on
+    `daphne_ports`, listening on free ports; (nginx, its https port)."""
+    https_port, http_port = free_port(), free_port()
+    kit_config(
+        folder, daphne_ports=daphne_ports, http_port=http_port, https_port=https_port, nginx=kit
+    )
+    return Nginx(folder, [https_port, http_port]).start(), https_port
 
 
 def listening(port: int) -> bool:

@@ -7,8 +7,9 @@ jittered). For each kill: how many sockets it closed and how many resumed (greet
 game as stored, its move there), the seconds from the kill to the first, the middle, the 99th
 and the last greeting, and the handshakes refused meanwhile (by HTTP status).
 
-`python -m bench.reconnect_storm` sets the site up and measures runs of it;
-tests/system/test_nginx.py runs one through the deployment kit's nginx.
+`python -m bench.reconnect_storm` sets the site up (`kit_site`) and measures runs of it, and
+bench.faults runs one as a trial; tests/system/test_nginx.py runs one through the deployment
+kit's nginx.
 """
 
 import asyncio
@@ -19,15 +20,16 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from game.engine import format_code
 from tests.harness.figures import percentile
-from tests.harness.nginx import unverified
+from tests.harness.nginx import unit_daphne_arguments, unverified
 from tests.harness.redis_outage import pause_before
-from tests.harness.server import Server
+from tests.harness.server import Server, fresh_database, make_players, manage, server_env
 
 RESTART_AFTER_S = 2.0  # deploy/systemd/h2h@.service: RestartSec=2
 OPENING_AT_ONCE = 20  # sockets opening together before the kills: people trickle in
@@ -64,6 +66,7 @@ class Kill:
 @dataclass
 class Storm:
     kills: list[Kill] = field(default_factory=list)
+    restarted: float = 0.0  # when the last process killed listened again
     over: bool = False
 
     def waiting(self) -> bool:
@@ -89,6 +92,30 @@ class Site:
 
     def headers(self, player: dict) -> dict:
         return {"Cookie": f"sessionid={player['sessionid']}", "Origin": self.origin}
+
+
+def kit_env(workdir: Path, database_url: str, redis_url: str) -> dict:
+    """The daphnes' environment behind the kit's nginx: production (pages are https only), two
+    processes on PostgreSQL and Redis."""
+    return server_env(
+        sqlite_path=str(workdir / "unused.sqlite3"),
+        database_url=database_url,
+        redis_url=redis_url,
+        H2H_ALLOW_HTTP_ORIGINS="0",
+        H2H_SSL_REDIRECT="1",
+        H2H_WORKERS="2",
+    )
+
+
+def kit_site(env: dict, workdir: Path, players: int, prefix: str) -> Site:
+    """env's database made afresh and migrated, `players` logged in (named `prefix`<n>), and two
+    daphnes started with the h2h@ unit's command line, logging into `workdir`."""
+    fresh_database(env["H2H_DATABASE_URL"])
+    manage(env, "migrate", "--noinput")
+    logged_in = make_players(env, players, prefix=prefix)
+    arguments, logs = unit_daphne_arguments(), [workdir / f"daphne-{n}.log" for n in (1, 2)]
+    daphnes = [Server(env, log_path=str(log), arguments=arguments).start() for log in logs]
+    return Site(daphnes, logged_in)
 
 
 # The clients ---------------------------------------------------------------------------------
@@ -211,11 +238,17 @@ async def _cancel_the_rest() -> None:
 # A storm -------------------------------------------------------------------------------------
 
 
-def storm(site: Site, number: int) -> list[dict]:
+def storm_codes(number: int, sockets: int) -> list[str]:
+    """The deals of storm `number`'s sockets, one each, none another storm's."""
+    return [format_code("N", 100_000 * (number + 1) + n) for n in range(sockets)]
+
+
+def storm(site: Site, number: int, run: Storm | None = None) -> list[dict]:
     """Every player's socket open, then each process killed and restarted in turn (the second
-    as soon as the first listens again); each kill's figures."""
-    run = Storm()
-    codes = [format_code("N", 100_000 * (number + 1) + n) for n in range(len(site.players))]
+    as soon as the first listens again); each kill's figures. `run`, if given, keeps what the
+    sockets saw."""
+    run = run or Storm()
+    codes = storm_codes(number, len(site.players))
     with clients_loop() as call:
         sockets = call(opened_all(site, codes)).result(timeout=SETTING_UP_S)
         holding = call(held(site, sockets, codes, run))
@@ -224,6 +257,7 @@ def storm(site: Site, number: int) -> list[dict]:
             victim.kill()
             time.sleep(RESTART_AFTER_S)
             victim.start()
+        run.restarted = time.monotonic()
         deadline = time.monotonic() + GIVE_UP_S
         while run.waiting() and time.monotonic() < deadline:
             time.sleep(0.1)
