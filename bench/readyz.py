@@ -33,7 +33,15 @@ from pathlib import Path
 import psycopg
 
 from tests.harness.figures import percentile
-from tests.harness.readyz import PROBE_EVERY_S, Probe, Run, answer, ready, trial
+from tests.harness.readyz import (
+    PROBE_EVERY_S,
+    Probe,
+    Run,
+    answer,
+    ready,
+    recovery_seconds,
+    trial,
+)
 from tests.harness.redis_server import Redis
 from tests.harness.server import (
     Server,
@@ -143,15 +151,6 @@ def fault_figures(run: Run, times: dict, processes: int, says: str) -> dict:
         "taps": run.taps,
         "reconnects": run.reconnects,
     }
-
-
-def recovery_seconds(probes: list[Probe], ended: float) -> float | None:
-    """From `ended` to the answer of the first probe from which on every probe was ready."""
-    after = [probe for probe in probes if probe.at >= ended]
-    for index, probe in enumerate(after):
-        if all(map(ready, after[index:])):
-            return round(probe.at + probe.seconds - ended, 2)
-    return None
 
 
 # The trials ----------------------------------------------------------------------------------

@@ -79,6 +79,15 @@ def ready(probe: Probe) -> bool:
     return probe.status == 200 and probe.seconds <= READY_WITHIN_S
 
 
+def recovery_seconds(probes: list[Probe], ended: float) -> float | None:
+    """From `ended` to the answer of the first probe from which on every probe was ready."""
+    after = [probe for probe in probes if probe.at >= ended]
+    for index, probe in enumerate(after):
+        if all(map(ready, after[index:])):
+            return round(probe.at + probe.seconds - ended, 2)
+    return None
+
+
 def answer(probe: Probe) -> str:
     """What a probe heard, in a word: ready, a 200 too late, or the reason it was given."""
     if probe.reason:

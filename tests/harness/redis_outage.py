@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import json
 import random
+import ssl
 import tempfile
 import time
 import urllib.request
@@ -102,14 +103,15 @@ async def tapping(socket, run: Run, rng: random.Random, game: dict) -> None:
         await asyncio.sleep(rng.uniform(*PACE_S))
 
 
-async def session(url: str, headers: dict, run: Run, use) -> None:
-    """Connect, greet, and `use(socket, greeting)`; reconnect after any close, backing off as
-    the pages do, until the run is over. Closes, refusals and failed handshakes are counted."""
+async def session(url: str, headers: dict, run: Run, use, tls: ssl.SSLContext | None = None):
+    """Connect (over `tls` to a wss:// URL), greet, and `use(socket, greeting)`; reconnect after
+    any close, backing off as the pages do, until the run is over. Closes, refusals and failed
+    handshakes are counted."""
     attempt = 0
     while not run.over:
         code = None
         try:
-            async with connect(url, additional_headers=headers, open_timeout=5) as socket:
+            async with connect(url, additional_headers=headers, open_timeout=5, ssl=tls) as socket:
                 greeting = json.loads(await socket.recv())
                 if greeting["type"] == "error":
                     run.refusals[greeting["error"]] += 1
@@ -133,7 +135,12 @@ async def session(url: str, headers: dict, run: Run, use) -> None:
 def pause_before(attempt: int, code: int | None) -> float:
     """static/socket/socket.js's back-off: 4013 (live updates paused) 1 s doubling to 3 s, any
     other close 0.5 s doubling to 15 s, with jitter."""
-    base, cap = (1.0, 3.0) if code == 4013 else (0.5, 15.0)
+    return backoff(attempt, *((1.0, 3.0) if code == 4013 else (0.5, 15.0)))
+
+
+def backoff(attempt: int, base: float, cap: float) -> float:
+    """static/socket/socket.js's `backoff` before the `attempt`th try (from 1): `base` doubling
+    to `cap`, the second half of it at random."""
     ceiling = min(cap, base * 2 ** (attempt - 1))
     return ceiling / 2 + random.random() * ceiling / 2
 
