@@ -9,7 +9,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/h2h
 REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test test-sqlite test-scaled test-js lint chromium nodejs nginx gettext messages bench reliability clean
+.PHONY: run test test-sqlite test-scaled test-js faults-short lint chromium nodejs nginx gettext messages bench reliability clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -79,6 +79,14 @@ SCALED_TESTS := $(wildcard tests/storage tests/selectors tests/services tests/ru
 test-scaled:
 	H2H_DATABASE_URL=$(PG_URL) H2H_REDIS_URL=$(REDIS_URL) $(PY) -m pytest -q $(SCALED_TESTS) \
 	    -m "not e2e and (not slow or postgres or redis)"
+	$(MAKE) --no-print-directory faults-short
+
+# The fault suite, short (about 2.5 minutes): 10 players through the kit's nginx and two daphnes
+# while a process is killed, Redis stops, PostgreSQL restarts, pauses and refuses writes, and 50
+# sockets reconnect at once. It starts its own PostgreSQL, Redis and nginx on free ports, and
+# fails on an acknowledged move lost, a player locked out or a close with 1011.
+faults-short: $(STAMP) nginx
+	$(PY) -m bench.faults --short
 
 # The long reliability runs behind docs/reliability.md (about 20 minutes; not part of `make test`).
 # The PostgreSQL ones use a database of their own (h2h_rel) and Redis database 5.
@@ -91,6 +99,7 @@ reliability: $(STAMP) nginx
 	$(PY) -m bench.soak --clients 300 --seconds 600
 	$(PY) -m bench.reconnect_storm --runs 5 --redis-url redis://127.0.0.1:6379/5 \
 	    --database-url postgres://postgres@127.0.0.1:5432/h2h_rel
+	$(PY) -m bench.faults
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
