@@ -4,6 +4,7 @@ tests/conftest.py offers the fixtures to every test folder."""
 
 import asyncio
 import datetime
+import json
 import re
 
 import pytest
@@ -64,6 +65,19 @@ def sign_up(client, **changes):
         **changes,
     }
     return client.post("/accounts/signup/", data)
+
+
+def logged_in(user) -> Client:
+    """A browser logged in as `user`."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def json_script(content: str, element_id: str):
+    """The data a page gives its scripts in the `<script id=element_id>` element."""
+    found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', content)
+    return json.loads(found.group(1))
 
 
 def speaking(language: str, user=None) -> Client:

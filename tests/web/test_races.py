@@ -1,9 +1,6 @@
 """The race pages: a room opened, found by its code however it is typed, its table from lobby to
 result, and a racer's page that links no race game while the race runs."""
 
-import json
-import re
-
 import pytest
 from django.conf import settings
 from django.test import Client
@@ -11,6 +8,7 @@ from django.test import Client
 from game import services
 from game.models import Game, RaceRoom
 from game.services import races
+from tests.site import json_script, logged_in
 
 pytestmark = pytest.mark.django_db
 
@@ -20,17 +18,6 @@ CODE = "HH1-N-AAAAAAC"
 @pytest.fixture(autouse=True)
 def english(settings):
     settings.LANGUAGE_CODE = "en"
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def json_script(content: str, element_id: str):
-    found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', content)
-    return json.loads(found.group(1))
 
 
 def test_opening_a_race_room_leads_to_its_page(player):

@@ -1,15 +1,12 @@
 """Watching and replaying pages: a spectator sees the player's view and nothing more, a replay
 starts at the deal, and the boards and player pages link both and carry the live hooks."""
 
-import json
-import re
-
 import pytest
 from django.conf import settings
 from django.test import Client
 
 from game import engine, services
-from tests.site import reveals_stock
+from tests.site import json_script, logged_in, reveals_stock
 
 pytestmark = pytest.mark.django_db
 
@@ -19,17 +16,6 @@ CODE = "HH1-N-AAAAAAC"
 @pytest.fixture(autouse=True)
 def english(settings):
     settings.LANGUAGE_CODE = "en"
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def json_script(content: str, element_id: str):
-    found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', content)
-    return json.loads(found.group(1))
 
 
 @pytest.fixture
