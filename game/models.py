@@ -195,7 +195,7 @@ class Follow(models.Model):
         return f"{self.follower} follows {self.followed}"
 
 
-# Realtime: live boards, presence and race rooms. Only game/services/ writes these rows, as it
+# Live boards, presence and race rooms. Only game/services/ writes these rows, as it
 # does the ordinary Games a race plays.
 
 
@@ -352,3 +352,13 @@ class PlayerSession(models.Model):
     )
     session_key = models.CharField(max_length=40, unique=True)
     created_at = models.DateTimeField()
+
+
+class ServerBeat(models.Model):
+    """A stretch of time in which one server process beat steadily: `since` its first beat,
+    `until` its latest. A beat that comes too long after the last starts a new stretch, so
+    the gaps between every process's stretches are the outages (game.selectors.outages)."""
+
+    process = models.CharField(max_length=32)
+    since = models.DateTimeField(db_index=True)
+    until = models.DateTimeField(db_index=True)
