@@ -6,7 +6,6 @@ import hmac
 import io
 
 import pytest
-import time_machine
 from django.conf import settings
 from django.core.management import call_command
 from django.utils import timezone
@@ -68,15 +67,6 @@ def test_the_code_depends_on_the_deal_key():
 def test_the_stored_deal_wins_over_a_fresh_derivation():
     DailyDeal.objects.create(date=DAY, code="HH1-D-AAAAAAC")
     assert daily_deal(DAY).code == "HH1-D-AAAAAAC"
-
-
-def test_today_is_read_in_the_configured_time_zone(settings):
-    # 25 hours apart (UTC+14 and UTC-11): at noon UTC one zone is a day ahead of the other.
-    with time_machine.travel(datetime.datetime(2026, 6, 1, 12, tzinfo=datetime.UTC), tick=False):
-        settings.DAILY_TZ = "Pacific/Kiritimati"
-        assert daily.daily_today() == datetime.date(2026, 6, 2)
-        settings.DAILY_TZ = "Pacific/Pago_Pago"
-        assert daily.daily_today() == datetime.date(2026, 6, 1)
 
 
 def test_the_first_daily_game_is_ranked_and_later_ones_practice(today, player):

@@ -1,4 +1,4 @@
-"""Following: one-way, idempotent, never oneself; a following board's players."""
+"""Following: one-way, idempotent, never oneself."""
 
 import pytest
 from django.db import IntegrityError, transaction
@@ -6,13 +6,10 @@ from django.utils import timezone
 
 from game.domain.errors import GameError
 from game.models import Follow
-from game.selectors import follows, leaderboards
+from game.selectors import follows
 from game.services.follows import follow_create, follow_delete
-from tests.site import resign_now
 
 pytestmark = pytest.mark.django_db
-
-CODE = "HH1-N-AAAAAAC"
 
 
 def test_following_twice_keeps_one_follow(player, rival):
@@ -43,15 +40,3 @@ def test_nobody_follows_themselves(player):
     with pytest.raises(IntegrityError), transaction.atomic():  # nor past the service
         Follow.objects.create(follower=player, followed=player, created=timezone.now())
     assert not Follow.objects.exists()
-
-
-def test_a_following_board_shows_whom_one_follows_and_oneself(player, rival, make_player):
-    stranger = make_player("cid")
-    for someone in (player, rival, stranger):
-        resign_now(someone, CODE)
-    follow_create(follower=player, followed=rival)
-    players = follows.following_board_players(user=player)
-    assert players == {player.pk, rival.pk}
-    shown = [r.player.profile.display_name for r in leaderboards.deal_board(CODE, players)]
-    assert sorted(shown) == ["Ann", "Bea"]
-    assert len(leaderboards.deal_board(CODE)) == 3
