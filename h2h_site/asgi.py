@@ -12,6 +12,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up)
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from game.runtime.server_beat import ASGIApplication, beating  # noqa: E402
 from game.sockets.login import login_stack  # noqa: E402
 from game.sockets.routing import websocket_urlpatterns  # noqa: E402
 from h2h_site.operations import keep_probes_out_of_the_access_log  # noqa: E402
@@ -24,10 +25,11 @@ close_failed_websockets_with_their_code()
 keep_probes_out_of_the_access_log()
 
 
-def site_application(routes: list) -> ProtocolTypeRouter:
-    """HTTP through Django; websockets on `routes` behind the origin checks and the login."""
+def site_application(routes: list) -> ASGIApplication:
+    """HTTP through Django; websockets on `routes` behind the origin checks and the login; the
+    process's heartbeat from the first of either."""
     websockets = SameOriginWebsocket(AllowedHostsOriginValidator(login_stack(URLRouter(routes))))
-    return ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
+    return beating(ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets}))
 
 
 application = site_application(websocket_urlpatterns)

@@ -266,6 +266,10 @@ SOCKETS_PER_PLAYER = int(os.environ.get("H2H_SOCKETS_PER_PLAYER", "5"))
 REALTIME_SOCKETS_PER_USER = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_USER", "20"))
 REALTIME_SOCKETS_PER_ADDRESS = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_ADDRESS", "20"))
 
+# Each process records that it is alive every 2 s, so that outages are left out of games'
+# times (game/runtime/server_beat.py); off in the tests, whose clocks and rows are their own.
+SERVER_BEAT = env_flag("H2H_SERVER_BEAT", True)
+
 # Bounded cost, so one player cannot slow everyone: a game's log stops taking moves at
 # ACTIONS_PER_GAME entries (game/services/play.py; a rule of the site, not tuned per deployment).
 ACTIONS_PER_GAME = 2000

@@ -9,6 +9,7 @@ from game import engine
 from game.models import Game
 from game.selectors import daily
 from game.selectors.log import game_replay
+from game.selectors.outages import outage_ms
 from game.selectors.results import result_summary
 
 
@@ -45,6 +46,7 @@ def _game_info(*, game: Game, state: engine.State, standing: bool) -> dict:
         "started_at": game.started_at and game.started_at.isoformat(),
         "awaiting_start": game_awaiting_start(game=game),
         "server_now": timezone.now().isoformat(),
+        "paused_ms": game_paused_ms(game=game),
         "last_seq": game.last_seq,
         "daily_date": game.daily.date.isoformat() if game.daily_id else None,
         "placement_help": state.placement_help,
@@ -53,6 +55,13 @@ def _game_info(*, game: Game, state: engine.State, standing: bool) -> dict:
         if game.status == Game.Status.OPEN
         else result_summary(game=game, standing=standing),
     }
+
+
+def game_paused_ms(*, game: Game) -> int:
+    """The outages inside a game so far, which its clock leaves out (game.selectors.outages)."""
+    if game.started_at is None:
+        return 0
+    return outage_ms(start=game.started_at, end=game.finished_at or timezone.now())
 
 
 def game_day(*, game: Game) -> date | None:

@@ -29,6 +29,7 @@ SPECTATOR_KEYS = (
     "started_at",
     "awaiting_start",
     "server_now",
+    "paused_ms",
     "daily_date",
     "result",
 )

@@ -1,13 +1,14 @@
 """Results: written by the server from its own replay, and flagged for review when its log
 looks unlike a person's play (game.selectors.results reads them)."""
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.utils import timezone
 
 from game import engine
 from game.engine import fairplay
 from game.models import Game, Result, ResultFlag
+from game.selectors.outages import game_time_ms
 from game.services.boards import board_result_recorded
 from game.services.rooms import race_result_recorded
 from game.services.signals import result_flagged, result_recorded
@@ -29,7 +30,7 @@ def result_create(*, game: Game, state: engine.State, status: str, at: datetime)
         moves=state.moves,
         undos=state.undos,
         placement_help=state.help_used,
-        duration_ms=duration_ms(game.started_at, at),
+        duration_ms=game_time_ms(started_at=game.started_at, finished_at=at),
         finished_at=at,
     )
     result_flag(result=result)  # one read of the log just written: cheap enough to stay here
@@ -59,7 +60,3 @@ def result_flag(*, result: Result) -> list[fairplay.Flag]:
         result_flagged.send(sender=None, reason=flag.reason)
     return found
 
-
-def duration_ms(started_at: datetime, finished_at: datetime) -> int:
-    """A game's time on the server clock: from the deal's first showing to the final move."""
-    return max(0, (finished_at - started_at) // timedelta(milliseconds=1))

@@ -84,14 +84,15 @@ export function isHinted(state, target) {
   return state.settings.placementHelp && (state.view.hints || []).includes(target);
 }
 
-/** Milliseconds played: from the server's start to now, or the finished game's duration. */
+/** Milliseconds played: from the server's start to now, without the servers' outages in
+ * between (`paused_ms`), or the finished game's duration. */
 export function elapsedMs(state, now = Date.now()) {
   const { game } = state;
   if (game.result?.duration_ms != null) return game.result.duration_ms;
   const start = Date.parse(game.started_at);
   if (!Number.isFinite(start)) return 0;
   const end = game.finished_at ? Date.parse(game.finished_at) : now + state.skewMs;
-  return Math.max(0, end - start);
+  return Math.max(0, end - start - (game.paused_ms || 0));
 }
 
 export function formatTime(ms) {

@@ -37,6 +37,17 @@ test("the clock corrects for the device's skew and stops at the result", () => {
   assert.equal(elapsedMs(state, localNow + 99000), 1234);
 });
 
+test("the clock leaves out the servers' outages inside the game, and only those", () => {
+  const game = { started_at: "2026-01-01T10:00:00Z", server_now: "2026-01-01T10:05:00Z", paused_ms: 13000 };
+  const localNow = Date.parse("2026-01-01T10:05:00Z");
+  const state = { game, skewMs: clockSkew(game, localNow) };
+  assert.equal(elapsedMs(state, localNow + 1000), 301000 - 13000);
+  state.game = { ...game, finished_at: "2026-01-01T10:06:00Z" };
+  assert.equal(elapsedMs(state, localNow + 99000), 360000 - 13000);
+  state.game = { ...game, result: { duration_ms: 1234 } };
+  assert.equal(elapsedMs(state, localNow), 1234); // the result's time has them left out already
+});
+
 test("a game not started yet shows no time", () => {
   assert.equal(elapsedMs({ game: { started_at: null }, skewMs: 0 }), 0);
 });

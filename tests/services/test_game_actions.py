@@ -243,7 +243,7 @@ def test_the_snapshot_describes_the_game_without_the_stock(player):
     snapshot = game_snapshot(game=game)
     assert set(snapshot["game"]) == {
         "id", "code", "kind", "ranked", "practice", "status", "started_at", "awaiting_start",
-        "server_now", "last_seq", "daily_date", "placement_help", "result",
+        "server_now", "paused_ms", "last_seq", "daily_date", "placement_help", "result",
     }  # fmt: skip
     assert snapshot["game"]["awaiting_start"] is False
     assert snapshot["game"]["kind"] == "N" and snapshot["game"]["daily_date"] is None

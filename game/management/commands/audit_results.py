@@ -6,7 +6,8 @@ from django.urls import reverse
 
 from game.models import Game, Result
 from game.selectors.log import game_replay
-from game.services.results import duration_ms, result_flag
+from game.selectors.outages import game_time_ms
+from game.services.results import result_flag
 
 
 class Command(BaseCommand):
@@ -59,7 +60,7 @@ def audit(result: Result) -> list[str]:
         "placement_help": state.help_used,
         "code": game.code,
         "ranked": game.ranked,
-        "duration_ms": duration_ms(game.started_at, game.finished_at),
+        "duration_ms": game_time_ms(started_at=game.started_at, finished_at=game.finished_at),
     }
     problems = [
         f"{field} is {getattr(result, field)!r}, the replay says {value!r}"
