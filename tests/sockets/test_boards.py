@@ -4,14 +4,12 @@ client that missed updates resynchronises from a snapshot."""
 import pytest
 import time_machine
 from channels.db import database_sync_to_async
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from game import services
-from game.models import BoardVersion, Guest
-from game.selectors import boards, daily, leaderboards
+from game.models import Guest
+from game.selectors import daily, leaderboards
 from game.selectors.abandoned import ABANDONED_AFTER
 from game.selectors.ranking import RANK_ORDER
 from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
@@ -122,17 +120,6 @@ def ranked_and_resigned(player) -> None:
     game = services.game_daily_open(player=player)
     services.game_start(game=services.LockedGame(game.pk), player=player, seq=1)
     services.game_resign(game=services.LockedGame(game.pk), player=player)
-
-
-def test_a_snapshot_of_an_unchanged_board_reads_only_its_version(player, rival):
-    ranked_and_resigned(player)
-    first = boards.board_snapshot(board=boards.ALL_TIME)
-    with CaptureQueriesContext(connection) as captured:
-        assert boards.board_snapshot(board=boards.ALL_TIME) == first
-    assert len(captured) == 1 and BoardVersion._meta.db_table in captured[0]["sql"]
-    ranked_and_resigned(rival)
-    changed = boards.board_snapshot(board=boards.ALL_TIME)
-    assert changed["version"] == 2 and len(changed["rows"]) == 2
 
 
 async def test_syncing_an_unchanged_all_time_board_recomputes_nothing(player, monkeypatch):

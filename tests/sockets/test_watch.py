@@ -1,22 +1,17 @@
 """Spectating: a read-only socket that shows exactly the player's public view, move by move;
 the player hears how many watch; today's deal and one's own deal stay unwatchable."""
 
-import datetime
 import json
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.db import connection
 from django.test import AsyncClient
-from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import h2h_site.asgi
 from game import engine, services
-from game.models import DailyDeal, Game
-from game.selectors import daily
-from game.selectors.watching import spectator_snapshot
+from game.models import Game
 from game.services import races
 from game.services.daily import daily_deal
 from tests.layers import fresh_channel_layer  # noqa: F401  (an autouse fixture)
@@ -137,24 +132,6 @@ async def test_a_spectator_who_reconnects_starts_from_the_game_as_it_is(
     await board.disconnect()
 
 
-def test_a_spectators_second_snapshot_of_an_unchanged_game_reads_only_its_row(player, rival):
-    game = services.game_open(player=player, code=CODE)
-    services.game_tap(game=services.LockedGame(game.pk), player=player, seq=1, target="stock")
-    first = spectator_snapshot(game_id=game.pk)
-    with CaptureQueriesContext(connection) as captured:
-        again = spectator_snapshot(game_id=game.pk)
-    assert len(captured) == 1 and again["game"]["server_now"] >= first["game"]["server_now"]
-    assert again == first | {"game": first["game"] | {"server_now": again["game"]["server_now"]}}
-    services.game_tap(game=services.LockedGame(game.pk), player=player, seq=2, target="stock")
-    assert spectator_snapshot(game_id=game.pk)["view"]["moves"] == 2
-    services.game_resign(game=services.LockedGame(game.pk), player=player, seq=3)
-    assert spectator_snapshot(game_id=game.pk)["game"]["result"]["of"] == 1
-    other = services.game_open(player=rival, code=CODE)
-    # another result of the deal: a rank
-    services.game_resign(game=services.LockedGame(other.pk), player=rival)
-    assert spectator_snapshot(game_id=game.pk)["game"]["result"]["of"] == 2
-
-
 @database_sync_to_async
 def todays_game(player) -> int:
     deal = daily_deal()
@@ -202,18 +179,6 @@ async def test_a_finished_game_shows_its_end(player):
     frame = await frame_of(watcher, "state")
     assert frame["game"]["status"] == "resigned" and frame["game"]["result"]["won"] is False
     await watcher.disconnect()
-
-
-def test_a_past_daily_deal_may_be_watched(player, db):
-    deal = DailyDeal.objects.create(
-        date=daily.daily_today() - datetime.timedelta(days=1), code=CODE
-    )
-    game = Game.objects.create(player=player, code=CODE, daily=deal, started_at=timezone.now())
-    from django.contrib.auth.models import AnonymousUser
-
-    from game.selectors.watching import watch_refusal
-
-    assert watch_refusal(viewer=AnonymousUser(), game=game) is None
 
 
 async def test_nobody_but_its_racer_watches_or_replays_a_race_game_while_the_race_runs(
