@@ -27,8 +27,20 @@ def test_an_open_games_snapshot_is_its_public_view_and_no_result(player):
     snapshot = game_snapshot(game=game)
     assert snapshot["view"] == engine.public_view(engine.new_game(CODE, key=settings.DEAL_KEY))
     info = snapshot["game"]
-    assert info | {"id": game.pk, "status": "open", "kind": "N", "result": None} == info
-    assert not info["ranked"] and not info["practice"] and not info["awaiting_start"]
+    assert info | {"id": game.pk, "status": "open", "result": None} == info
+    assert not info["ranked"] and not info["practice"]
+
+
+def test_the_snapshot_describes_the_game_without_the_stock(player):
+    game = Game.objects.create(player=player, code=CODE, started_at=timezone.now())
+    snapshot = game_snapshot(game=game)
+    assert set(snapshot["game"]) == {
+        "id", "code", "kind", "ranked", "practice", "status", "started_at", "awaiting_start",
+        "server_now", "paused_ms", "last_seq", "daily_date", "placement_help", "result",
+    }  # fmt: skip
+    assert snapshot["game"]["awaiting_start"] is False
+    assert snapshot["game"]["kind"] == "N" and snapshot["game"]["daily_date"] is None
+    assert snapshot["view"]["stock"] == 26 and snapshot["view"]["code"] == CODE
 
 
 def test_a_ranked_game_not_started_shows_the_piles_sizes_but_no_card(player):

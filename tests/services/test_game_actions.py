@@ -238,18 +238,6 @@ def test_a_new_game_is_never_a_deal_without_a_first_move(player, deals_drawn):
     assert game_snapshot(game=typed_in)["view"]["deadlocked"]
 
 
-def test_the_snapshot_describes_the_game_without_the_stock(player):
-    game = services.game_open(player=player, code=CODE)
-    snapshot = game_snapshot(game=game)
-    assert set(snapshot["game"]) == {
-        "id", "code", "kind", "ranked", "practice", "status", "started_at", "awaiting_start",
-        "server_now", "paused_ms", "last_seq", "daily_date", "placement_help", "result",
-    }  # fmt: skip
-    assert snapshot["game"]["awaiting_start"] is False
-    assert snapshot["game"]["kind"] == "N" and snapshot["game"]["daily_date"] is None
-    assert snapshot["view"]["stock"] == 26 and snapshot["view"]["code"] == CODE
-
-
 def test_resuming_a_code_shows_the_latest_game_even_when_finished(player):
     game = services.game_open(player=player, code=CODE)
     services.game_resign(game=services.LockedGame(game.pk), player=player)
