@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from game.models import ServerBeat
-from game.selectors.outages import BEAT_PERIOD, BEAT_TOLERANCE
+from game.selectors.outages import BEAT_TOLERANCE
 
 
 def server_beat(*, process: str, stretch: int | None) -> int:
@@ -39,10 +39,10 @@ def server_beats_compact(*, before: datetime) -> int:
 
 def _merged(spans: list[tuple[datetime, datetime]]) -> list[tuple[datetime, datetime]]:
     """Stretches in order of their start, each joined with the next one it covers: a stretch
-    covers one period past its last beat."""
+    covers the tolerance past its last beat."""
     merged: list[tuple[datetime, datetime]] = []
     for since, until in spans:
-        if merged and since <= merged[-1][1] + BEAT_PERIOD:
+        if merged and since <= merged[-1][1] + BEAT_TOLERANCE:
             merged[-1] = (merged[-1][0], max(merged[-1][1], until))
         else:
             merged.append((since, until))

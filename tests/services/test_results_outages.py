@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 
 from game import services
 from game.models import Result, ServerBeat
-from game.selectors.outages import BEAT_PERIOD
+from game.selectors.outages import BEAT_TOLERANCE
 from game.services.server_beats import server_beats_compact
 from tests.outages import beat_from, seconds
 
@@ -45,8 +45,8 @@ def restart(clock) -> None:
 
 def test_a_game_spanning_an_outage_is_timed_without_it_and_the_audit_agrees(player):
     result = resigned_at(player, T0 + seconds(60), restart)
-    outage = seconds(40) - seconds(10) - BEAT_PERIOD
-    assert result.duration_ms == (seconds(60) - outage) // seconds(0.001) == 32_000
+    outage = seconds(40) - seconds(10) - BEAT_TOLERANCE
+    assert result.duration_ms == (seconds(60) - outage) // seconds(0.001) == 34_000
     assert audited() == "1 results audited, 0 disagreements\n"
     Result.objects.filter(pk=result.pk).update(duration_ms=60_000)  # the outage counted
     with pytest.raises(CommandError, match="disagree"):
@@ -73,4 +73,18 @@ def test_merging_old_stretches_keeps_every_outage(player):
         (T0 + seconds(40), T0 + seconds(90)),
     ]
     assert audited() == "1 results audited, 0 disagreements\n"
-    assert result.duration_ms == 32_000
+    assert result.duration_ms == 34_000
+
+
+def test_a_result_written_while_the_next_beat_is_late_counts_no_outage_then_or_later(player):
+    stretch = None
+
+    def steady_then_late(clock):
+        nonlocal stretch
+        stretch = beat_from(clock, "a", T0 - seconds(30), T0 + seconds(56))
+
+    result = resigned_at(player, T0 + seconds(59), steady_then_late)  # 3 s after the last beat
+    with time_machine.travel(T0 + seconds(59.5), tick=False) as clock:
+        beat_from(clock, "a", T0 + seconds(59.5), T0 + seconds(70), stretch)
+    assert result.duration_ms == 59_000
+    assert audited() == "1 results audited, 0 disagreements\n"

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from game import services
 from game.models import Game, ServerBeat
+from game.selectors.outages import BEAT_TOLERANCE
 from tests.site import connect, frame_of, greeted
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,7 +24,8 @@ def begun_two_minutes_ago(player, *, down: tuple[int, int] | None) -> Game:
     game = services.game_open(player=player, code=CODE)
     start = timezone.now() - timedelta(seconds=120)
     Game.objects.filter(pk=game.pk).update(started_at=start)
-    ends = [(-60, down[0] - 2), (down[1], 120)] if down else [(-60, 120)]  # a beat vouches 2 s
+    vouched = BEAT_TOLERANCE.total_seconds()  # after a stretch's last beat
+    ends = [(-60, down[0] - vouched), (down[1], 120)] if down else [(-60, 120)]
     for since, until in ends:
         at = start + timedelta(seconds=since), start + timedelta(seconds=until)
         ServerBeat.objects.create(process="a", since=at[0], until=at[1])
