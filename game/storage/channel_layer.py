@@ -6,7 +6,9 @@ Nothing a player does waits on the layer: it carries only news for others (other
 spectators, live boards) and the word that a session ended. A call that fails, or takes longer
 than CALL_S, is logged (once an outage), counted (`h2h_channel_layer_errors_total{op}`, told
 through game.storage.signals) and dropped; its caller goes on without it. After a failure the
-layer counts as down: calls are not made (`h2h_channel_layer_skipped_total{op}`), so no tap
+layer counts as down, unless the call was only slow: one that takes longer than CALL_S while
+the layer answered others meanwhile queued behind them (hundreds of sockets joining at once
+after a restart) and is dropped with the layer still up. Down, calls are not made (`h2h_channel_layer_skipped_total{op}`), so no tap
 waits out a connect timeout, but one call every RETRY_S is let through to find out whether it
 answers again, and its answer brings the layer back. `outages` numbers the outages, so a
 socket can tell that one happened since it last looked: the groups it joined may be gone with
@@ -36,6 +38,7 @@ class Link:
     retry_at: float = 0.0
     down_since: float = 0.0
     outages: int = 0
+    answered_at: float = 0.0
 
     def resting(self) -> bool:
         """Down, and not yet time to try it again."""
@@ -59,7 +62,16 @@ class Link:
             layer_answering.send(sender=None, up=False)
             logger.warning("channel layer down (%s: %r): live updates paused", op, error)
 
+    def slow(self, op: str, since: float) -> bool:
+        """Whether a call unanswered since `since` only queued behind others: the layer
+        answered another call meanwhile (hundreds of sockets joining at once), so it is up."""
+        if self.answered_at <= since:
+            return False
+        layer_call_failed.send(sender=None, op=op)
+        return True
+
     def answered(self) -> None:
+        self.answered_at = time.monotonic()
         if not self.up:
             self.up = True
             layer_answering.send(sender=None, up=True)
@@ -85,9 +97,14 @@ async def ask_layer(op: str, question: Callable[[], Awaitable], *, layer, unansw
     if not link.allows():
         layer_call_skipped.send(sender=None, op=op)
         return unanswered
+    asked_at = time.monotonic()
     try:
         async with asyncio.timeout(CALL_S):
             answer = await question()
+    except TimeoutError as error:
+        if not link.slow(op, asked_at):
+            link.failed(op, error)
+        return unanswered
     except Exception as error:  # whatever the layer raises: it is not the caller's concern
         link.failed(op, error)
         return unanswered

@@ -1,6 +1,9 @@
 """The channel layer's circuit breaker (game.storage.channel_layer): a failed call takes the layer
-down, a call while it rests is not made, one call each RETRY_S finds out whether it is back, and
-each is counted in the process's metrics."""
+down, a call while it rests is not made, a call that only queued behind answered ones does not
+take it down, one call each RETRY_S finds out whether it is back, and each is counted in the
+process's metrics."""
+
+import asyncio
 
 import pytest
 from channels.layers import InMemoryChannelLayer
@@ -47,6 +50,31 @@ async def test_a_call_let_through_after_the_rest_brings_the_layer_back(monkeypat
     assert await channel_layer.ask_layer(OP, answer, layer=layer) == "answered"
     assert channel_layer.link_of(layer).up and channel_layer.link_of(layer).outages == 1
     assert sample("h2h_channel_layer_up") == 1
+
+
+async def test_a_call_queued_behind_others_that_are_answered_leaves_the_layer_up(monkeypatch):
+    monkeypatch.setattr(channel_layer, "CALL_S", 0.05)
+    layer, failed = InMemoryChannelLayer(), sample("h2h_channel_layer_errors_total", op=OP)
+
+    async def queued():
+        await channel_layer.ask_layer(OP, answer, layer=layer)  # another call, answered
+        await asyncio.sleep(1)
+
+    assert await channel_layer.ask_layer(OP, queued, layer=layer) is None
+    assert channel_layer.link_of(layer).up and channel_layer.link_of(layer).outages == 0
+    assert sample("h2h_channel_layer_errors_total", op=OP) == failed + 1
+
+
+async def test_a_call_unanswered_while_nothing_else_is_answered_takes_the_layer_down(monkeypatch):
+    monkeypatch.setattr(channel_layer, "CALL_S", 0.05)
+    layer = InMemoryChannelLayer()
+    await channel_layer.ask_layer(OP, answer, layer=layer)
+
+    async def hangs():
+        await asyncio.sleep(1)
+
+    assert await channel_layer.ask_layer(OP, hangs, layer=layer) is None
+    assert not channel_layer.link_of(layer).up
 
 
 @pytest.fixture(autouse=True)
