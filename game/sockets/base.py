@@ -19,6 +19,7 @@ import time
 from collections.abc import Hashable
 from types import SimpleNamespace
 
+from autobahn.exception import Disconnected
 from channels.exceptions import StopConsumer
 from channels.sessions import InstanceSessionWrapper
 from django.utils import translation
@@ -117,6 +118,8 @@ class Socket(OneLoopConsumer):
         async with contextlib.AsyncExitStack() as self.life:
             try:
                 await super().consume(sources)
+            except Disconnected:
+                pass  # the client left while a frame was on its way to it: an ordinary end
             except Exception as error:
                 await self.close_after_failure(error)
 

@@ -6,6 +6,7 @@ sockets a player may hold on one process: one place kept each time would lock th
 import json
 
 import pytest
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from django.db import OperationalError
 from django.test import AsyncClient
@@ -157,6 +158,25 @@ async def test_a_channel_message_whose_handler_raises_closes_with_a_code_and_giv
         assert await ending(socket) == ("server_error", CLOSE_SERVER_ERROR)  # never 1011
     await other.disconnect()
     monkeypatch.undo()
+    await the_player_connects_again(player_cookie)
+
+
+async def test_a_frame_sent_to_a_client_already_gone_ends_its_socket_quietly(
+    player_cookie, monkeypatch, caplog
+):
+    async def gone(self, message):
+        if message["origin"] != self.channel_name:
+            raise Disconnected("Attempt to send on a closed protocol")  # as daphne says it
+
+    monkeypatch.setattr(PlayConsumer, "game_state", gone)
+    other = await opened(player_cookie)
+    for seq in range(1, TIMES + 1):
+        socket = await opened(player_cookie)
+        await send(other, {"type": "tap", "seq": seq, "target": "stock"})
+        await socket.wait(timeout=3)  # its life is over, with no close sent to nobody
+    await other.disconnect()
+    monkeypatch.undo()
+    assert "socket failed" not in caplog.text
     await the_player_connects_again(player_cookie)
 
 
