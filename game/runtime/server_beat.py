@@ -26,11 +26,13 @@ ASGIApplication = Callable[[dict, Callable, Callable], Awaitable[None]]
 
 class _ServerBeat:
     """One task per process that beats every period; a beat that fails is logged and the next
-    one tries again (a database that is down is an outage, and recorded as one)."""
+    one tries again (a database that is down is an outage, and recorded as one). A run of
+    failed beats is logged once, at its first, and its end once: not every 2 s of an outage."""
 
     def __init__(self) -> None:
         self.task: asyncio.Task | None = None
         self.stretch: int | None = None
+        self.failing = False
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -50,8 +52,14 @@ class _ServerBeat:
     async def beat(self) -> None:
         try:
             self.stretch = await db(server_beat)(process=PROCESS, stretch=self.stretch)
-        except Exception:
-            logger.warning("this process's heartbeat was not recorded", exc_info=True)
+        except Exception as error:
+            if not self.failing:
+                logger.warning("this process's heartbeat was not recorded: %r", error)
+            self.failing = True
+            return
+        if self.failing:
+            logger.warning("this process's heartbeat is recorded again")
+        self.failing = False
 
 
 _beat = _ServerBeat()

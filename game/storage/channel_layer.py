@@ -2,17 +2,17 @@
 services, the runtime and the sockets make on it, so that a Redis that is down costs a player
 nothing.
 
-Nothing a player does waits on the layer: it carries only news for others (other tabs,
-spectators, live boards) and the word that a session ended. A call that fails, or takes longer
-than CALL_S, is logged (once an outage), counted (`h2h_channel_layer_errors_total{op}`, told
-through game.storage.signals) and dropped; its caller goes on without it. After a failure the
-layer counts as down, unless the call was only slow: one that takes longer than CALL_S while
-the layer answered others meanwhile queued behind them (hundreds of sockets joining at once
-after a restart) and is dropped with the layer still up. Down, calls are not made (`h2h_channel_layer_skipped_total{op}`), so no tap
-waits out a connect timeout, but one call every RETRY_S is let through to find out whether it
-answers again, and its answer brings the layer back. `outages` numbers the outages, so a
-socket can tell that one happened since it last looked: the groups it joined may be gone with
-a restarted Redis, and what they carried meanwhile is lost.
+Nothing a player does waits on the layer: it carries only news for others (other tabs, spectators,
+live boards) and the word that a session ended. A call that fails, or takes longer than CALL_S, is
+logged (once an outage), counted (`h2h_channel_layer_errors_total{op}`, told through
+game.storage.signals) and dropped; its caller goes on without it. After a failure the layer counts
+as down, unless the call was only slow: one that takes longer than CALL_S while the layer answered
+others meanwhile queued behind them (hundreds of sockets joining at once after a restart) and is
+dropped with the layer still up. Down, calls are not made (`h2h_channel_layer_skipped_total{op}`),
+so no tap waits out a connect timeout, but one call every RETRY_S is let through to find out whether
+it answers again, and its answer brings the layer back. `outages` numbers the outages, so a socket
+can tell that one happened since it last looked: the groups it joined may be gone with a restarted
+Redis, and what they carried meanwhile is lost.
 """
 
 import asyncio
