@@ -59,4 +59,3 @@ def result_flag(*, result: Result) -> list[fairplay.Flag]:
     for flag in found:
         result_flagged.send(sender=None, reason=flag.reason)
     return found
-

@@ -18,9 +18,7 @@ def test_every_close_code_of_the_server_is_exported_under_its_name():
     source = close_codes_module()
     assert f"export const LOGGED_OUT = {base.CLOSE_LOGGED_OUT};" in source
     assert f"export const LIVE_PAUSED = {base.CLOSE_LIVE_PAUSED};" in source
-    assert source.count("export const ") == sum(
-        name.startswith("CLOSE_") for name in vars(base)
-    )
+    assert source.count("export const ") == sum(name.startswith("CLOSE_") for name in vars(base))
 
 
 def test_a_changed_code_changes_the_module_the_command_writes(monkeypatch, tmp_path):
