@@ -53,6 +53,10 @@ def pytest_collection_modifyitems(config, items):
     if left_for_scaled_pass:
         config.hook.pytest_deselected(items=left_for_scaled_pass)
         items[:] = kept
+    # The browser tests last (after pytest-django's order, which is stable under this sort):
+    # Playwright's sync API keeps an event loop running in the main thread for the rest of the
+    # session, where no asyncio test could run its own.
+    items.sort(key=lambda item: "e2e" in item.keywords)
 
 
 @pytest.fixture(autouse=True)
