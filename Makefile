@@ -64,7 +64,7 @@ test: $(STAMP) chromium nodejs nginx messages
 	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-scaled; fi
 
 test-sqlite:
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --durations=15
 
 # The browser modules without a browser: the pure ones (state, layout, transitions, socket, race
 # room), and render, input, frames and windows in linkedom's small DOM (installed from the lock).
