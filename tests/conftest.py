@@ -60,6 +60,16 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
+def _channel_layer_answering():
+    """Each test finds the channel layer as a fresh process would: Redis's layer is one object
+    for the whole run, and a test that took it down must not leave the next test's sockets
+    resynchronising when it comes back."""
+    from game.storage import channel_layer
+
+    channel_layer._links.clear()
+
+
+@pytest.fixture(autouse=True)
 def _forget_login_failures(request):
     """The login throttle counts failures in Django's cache, and snapshots are cached by their
     database's versions: no database test inherits either."""
