@@ -66,6 +66,7 @@ class DailyDeal(models.Model):
     # every board. Null while it stands; clearing it undoes the voiding.
     voided_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.CharField(max_length=200, blank=True)
+    rated_at = models.DateTimeField(null=True, blank=True)  # its day's ratings were applied
 
     class Meta:
         ordering = ["-date"]
@@ -257,6 +258,11 @@ class RaceRoom(models.Model):
     starts_at = models.DateTimeField(null=True, blank=True)  # every racer's clock starts here
     finished_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)  # bumped with every change
+    quick = models.BooleanField(default=False)  # matched by the quick race: starts by itself
+    # The room its racers' "Race again" opened: the old room links to it, its table stays.
+    rematch = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
+    )
 
     def __str__(self) -> str:
         return f"race {self.room} ({self.status})"
@@ -362,3 +368,84 @@ class ServerBeat(models.Model):
     process = models.CharField(max_length=32)
     since = models.DateTimeField(db_index=True)
     until = models.DateTimeField(db_index=True)
+
+
+# Competition: Glicko-2 ratings of players and daily deals, and the quick race's queue.
+
+
+class RatingKind(models.TextChoices):
+    DAILY = "daily", _("Daily")
+    RACE = "race", _("Race")
+
+
+class Rating(models.Model):
+    """A player's current Glicko-2 rating of one kind; no row means never rated."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    kind = models.CharField(max_length=5, choices=RatingKind.choices)
+    rating = models.FloatField()
+    deviation = models.FloatField()
+    volatility = models.FloatField()
+    games = models.PositiveIntegerField(default=0)  # rating periods with games
+    rated_at = models.DateTimeField()  # the end of its latest period: RD grows from here
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "kind"], name="one_rating_per_kind")
+        ]
+        indexes = [models.Index(fields=["kind", "rating"])]
+
+
+class RatingChange(models.Model):
+    """One rating period's outcome for one player: a day (`date`) or a race (`room`)."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    kind = models.CharField(max_length=5, choices=RatingKind.choices)
+    at = models.DateTimeField()
+    rating = models.FloatField()  # after the period
+    deviation = models.FloatField()
+    delta = models.FloatField()  # rating after minus rating before
+    date = models.DateField(null=True, blank=True)
+    room = models.ForeignKey(
+        RaceRoom, null=True, blank=True, on_delete=models.SET_NULL, related_name="rating_changes"
+    )
+
+    class Meta:
+        ordering = ["at", "pk"]
+        indexes = [models.Index(fields=["player", "kind", "at"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "kind", "date"], name="one_daily_change_per_day"
+            ),
+            models.UniqueConstraint(fields=["player", "room"], name="one_change_per_race"),
+        ]
+
+
+class DealRating(models.Model):
+    """A daily deal's difficulty on the players' rating scale: seeded from the solver, then
+    corrected by the day's ranked results as a rated opponent."""
+
+    daily = models.OneToOneField(DailyDeal, on_delete=models.CASCADE, related_name="rating")
+    seed = models.FloatField()
+    rating = models.FloatField()
+    deviation = models.FloatField()
+    volatility = models.FloatField()
+    rated_at = models.DateTimeField(null=True, blank=True)  # corrected by the day's results
+
+
+class QuickEntry(models.Model):
+    """A player waiting in the quick race's queue: a lease that its socket's process renews,
+    so that a killed process's entries expire by themselves. `room` is set once matched."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quick_entry"
+    )
+    rating = models.FloatField()  # the Race rating it is matched by
+    joined_at = models.DateTimeField()
+    lease_until = models.DateTimeField(db_index=True)
+    channel = models.CharField(max_length=160)
+    room = models.ForeignKey(RaceRoom, null=True, blank=True, on_delete=models.CASCADE)
