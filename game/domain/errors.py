@@ -116,4 +116,9 @@ class RaceError(GameError):
         "race_lobby": _(
             "You are waiting to race this deal: it opens for every racer at once, at the start."
         ),
+        "race_not_over": _("This race is not over yet."),
+        "not_a_racer": _("Only this race's racers can race again."),
+        "rematch_too_late": _(
+            "Too late to race again: a rematch is open for 30 seconds after the race ends."
+        ),
     }

@@ -9,11 +9,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from game import engine
-from game.models import Game, RaceEntry, RaceRoom
+from game.models import Game, RaceEntry, RaceRoom, RatingChange, RatingKind
 from game.selectors.log import game_replay
 
 MIN_RACERS, MAX_RACERS = 2, 8  # racers in a room
 COUNTDOWN = timedelta(seconds=3)  # from the last racer's ready to the start instant
+REMATCH_WINDOW = timedelta(seconds=30)  # after the end, "Race again" opens or joins the rematch
 Status = RaceRoom.Status
 
 # The table's order, sent to the pages with the room so that they re-sort live progress the
@@ -23,7 +24,7 @@ RACE_ORDER = ("-score", "duration_ms", "moves")
 
 def race_room_snapshot(*, room: str) -> dict:
     """The room of this canonical code (races.room_parse) as its page and sockets show it."""
-    return race_snapshot(room=RaceRoom.objects.get(room=room))
+    return race_snapshot(room=RaceRoom.objects.select_related("rematch").get(room=room))
 
 
 def race_snapshot(*, room: RaceRoom) -> dict:
@@ -34,6 +35,7 @@ def race_snapshot(*, room: RaceRoom) -> dict:
     racing = racing_game_ids(game_ids=[entry.game_id for entry in entries if entry.game_id])
     before = _played_before(room, [entry.player_id for entry in entries])
     ordered = standings([_entry(entry, room, racing=racing, before=before) for entry in entries])
+    _with_rating_changes(room, ordered)
     return {
         "room": room.room,
         "version": room.version,
@@ -52,7 +54,37 @@ def race_snapshot(*, room: RaceRoom) -> dict:
         "order": list(RACE_ORDER),
         "entries": ordered,
         "winner": race_winner(ordered),
+        "again_until": _again_until(room),
+        "rematch": room_link(room.rematch) if room.rematch_id else None,
     }
+
+
+def room_link(room: RaceRoom) -> dict:
+    """A room as another room's page links to it: its code and its page."""
+    return {"room": room.room, "url": reverse("race_room", args=[room.room])}
+
+
+def rematch_open_until(room: RaceRoom):
+    """Until when this room's racers may still race again, or None while it is not over."""
+    if room.status != Status.FINISHED or room.finished_at is None:
+        return None
+    return room.finished_at + REMATCH_WINDOW
+
+
+def _again_until(room: RaceRoom) -> str | None:
+    until = rematch_open_until(room)
+    return until.isoformat() if until else None
+
+
+def _with_rating_changes(room: RaceRoom, entries: list[dict]) -> None:
+    """Each racer's Race rating change from this race, rounded, or None until it is rated."""
+    deltas = {}
+    if room.status == Status.FINISHED:
+        changes = RatingChange.objects.filter(room=room, kind=RatingKind.RACE)
+        deltas = dict(changes.values_list("player_id", "delta"))
+    for entry in entries:
+        delta = deltas.get(entry["player"])
+        entry["rating_change"] = None if delta is None else round(delta)
 
 
 def standings(entries: list[dict]) -> list[dict]:

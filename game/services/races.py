@@ -55,20 +55,27 @@ def race_create(*, player, code: str = "") -> RaceRoom:
         raise RaceError("daily_today")
     _check_no_ranked_open(player, code)
     race_expire_idle()  # opening a room is the moment to tidy the idle ones away
+    with transaction.atomic():
+        room = room_open(code=code, fresh=fresh, creator=player)
+        _enter(room, player, room.created_at)
+        return room
+
+
+def room_open(*, code: str, fresh: bool, creator, quick: bool = False) -> RaceRoom:
+    """A new room, empty, under a room code nobody holds (a taken one is drawn again)."""
     now = timezone.now()
     for _ in range(10):
         try:
             with transaction.atomic():
-                room = RaceRoom.objects.create(
+                return RaceRoom.objects.create(
                     room=_new_room_code(),
                     code=code,
                     fresh=fresh,
-                    created_by=player,
+                    quick=quick,
+                    created_by=creator,
                     created_at=now,
                     touched_at=now,
                 )
-                _enter(room, player, now)
-                return room
         except IntegrityError:  # the room code was taken: draw another
             continue
     raise RuntimeError("no free room code after ten draws")

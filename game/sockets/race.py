@@ -4,8 +4,8 @@ ready and race. The race itself is played over the play socket, on the racer's r
 from game.domain.errors import RaceError
 from game.runtime import presence
 from game.runtime.races import race_clock
-from game.selectors.races import race_room_snapshot, view_progress
-from game.services import game_group, races
+from game.selectors.races import race_room_snapshot, room_link, view_progress
+from game.services import game_group, races, rematches
 from game.services.groups import race_group
 from game.sockets.base import CLOSE_NOT_FOUND
 from game.sockets.public import PublicSocket
@@ -22,7 +22,13 @@ class RaceConsumer(PublicSocket):
     """
 
     kind = "race"
-    frames = {"join": "join", "leave": "leave", "ready": "ready", "sync": "send_room"}
+    frames = {
+        "join": "join",
+        "leave": "leave",
+        "ready": "ready",
+        "again": "again",
+        "sync": "send_room",
+    }
 
     async def connect(self) -> None:
         try:
@@ -54,6 +60,12 @@ class RaceConsumer(PublicSocket):
         ready = frame.get("ready", True)
         await db(races.race_ready)(player=self.user, room=self.room, ready=ready)
         await self.send_room()
+
+    async def again(self, frame: dict) -> None:
+        """Race again: the answer names the rematch the racer is now entered in."""
+        self.require_login()
+        rematch = await db(rematches.race_again)(player=self.user, room=self.room)
+        await self.send_json({"type": "again", **room_link(rematch)})
 
     async def send_room(self, frame: dict | None = None) -> None:
         await self._send(await db(race_room_snapshot)(room=self.room))
