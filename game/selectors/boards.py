@@ -16,6 +16,7 @@ from game.models import BoardVersion, Result
 from game.selectors import leaderboards
 from game.selectors.daily import daily_deal_on
 from game.selectors.ranking import RANK_ORDER
+from game.selectors.ratings import ShownRating, daily_ratings_of
 
 ALL_TIME = "all-time"
 
@@ -38,12 +39,18 @@ def boards_of_player(*, player_id: int) -> list[str]:
     return boards + [ALL_TIME] if days else boards
 
 
-def result_row(result: Result, *, name: str | None) -> dict:
-    """One row of a daily or deal board, as the page's row template shows it."""
+def _rating_json(rating: ShownRating | None) -> dict | None:
+    return rating.as_json() if rating else None
+
+
+def result_row(result: Result, *, name: str | None, rating: ShownRating | None) -> dict:
+    """One row of a daily or deal board, as the page's row template shows it; `rating` is the
+    player's Daily rating (None: unrated)."""
     return {
         "id": result.pk,
         "player": name,
         "player_id": result.player_id,
+        "rating": _rating_json(rating),
         "score": result.score,
         "duration_ms": result.duration_ms,
         "moves": result.moves,
@@ -57,12 +64,13 @@ def result_row(result: Result, *, name: str | None) -> dict:
     }
 
 
-def record_row(record: leaderboards.DailyRecord) -> dict:
+def record_row(record: leaderboards.DailyRecord, *, rating: ShownRating | None) -> dict:
     """One row of the all-time board."""
     name = record.display_name
     return {
         "player": name,
         "player_id": record.player_id,
+        "rating": _rating_json(rating),
         "wins": record.wins,
         "played": record.played,
         "win_percent": record.win_percent,
@@ -121,8 +129,14 @@ def _rows(board: str, players: leaderboards.Players = None) -> dict:
         results = leaderboards.deal_board(key, players)
     else:
         records = leaderboards.all_time_records(players)
-        return {"order": None, "rows": [record_row(r) for r in records]}
-    rows = [result_row(r, name=_display_name(r.player)) for r in results]
+        ratings = daily_ratings_of([r.player_id for r in records])
+        rows = [record_row(r, rating=ratings.get(r.player_id)) for r in records]
+        return {"order": None, "rows": rows}
+    ratings = daily_ratings_of([r.player_id for r in results])
+    rows = [
+        result_row(r, name=_display_name(r.player), rating=ratings.get(r.player_id))
+        for r in results
+    ]
     return {"order": list(RANK_ORDER), "rows": rows}
 
 

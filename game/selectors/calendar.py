@@ -87,19 +87,27 @@ class CalendarDay:
     when: str  # "past", "today" or "future"
     mark: Mark | None  # None on a later day, and on an anonymous visitor's calendar
     deal: DailyDeal | None  # None on a day nobody opened: it has no board
+    difficulty: int | None = None  # the deal's rating, once the viewer may see it
 
 
-def month_weeks(user, month: Month, today: datetime.date) -> list[list[CalendarDay | None]]:
-    """The month's weeks, Monday first; None fills the days of the months around it."""
+def month_weeks(
+    user, month: Month, today: datetime.date, difficulties: dict | None = None
+) -> list[list[CalendarDay | None]]:
+    """The month's weeks, Monday first; None fills the days of the months around it.
+    `difficulties` are the deals' ratings the viewer may see, by date
+    (game.selectors.ratings.month_difficulties)."""
     marks = month_marks(user, month, today) if user is not None else {}
     deals = month_deals(month)
     weeks = calendar.Calendar().monthdatescalendar(month.year, month.month)
+    known = {"marks": marks, "deals": deals, "difficulties": difficulties or {}}
     return [
-        [_day(day, today, marks, deals) if day.month == month.month else None for day in week]
+        [_day(day, today, **known) if day.month == month.month else None for day in week]
         for week in weeks
     ]
 
 
-def _day(day: datetime.date, today: datetime.date, marks: dict, deals: dict) -> CalendarDay:
+def _day(
+    day: datetime.date, today: datetime.date, *, marks: dict, deals: dict, difficulties: dict
+) -> CalendarDay:
     when = "past" if day < today else "today" if day == today else "future"
-    return CalendarDay(day, when, marks.get(day), deals.get(day))
+    return CalendarDay(day, when, marks.get(day), deals.get(day), difficulties.get(day))

@@ -7,7 +7,7 @@ then a few games' worth, whatever the size of the account.
 
 from django.utils import timezone
 
-from game.models import Action, Follow, Game, Profile
+from game.models import Action, Follow, Game, Profile, Rating, RatingChange
 
 EXPORT_FORMAT = "heart-to-heart-account"
 EXPORT_VERSION = 1
@@ -57,10 +57,13 @@ def account_export_game(*, game: Game) -> dict:
 
 
 def account_export_tail(*, user) -> dict:
-    """The document's fields after its games: the account's follows."""
+    """The document's fields after its games: the account's follows, its ratings and their
+    history."""
     return {
         "following": _following(user),
         "followers": Follow.objects.filter(followed=user).count(),
+        "ratings": _ratings(user),
+        "rating_history": _rating_history(user),
     }
 
 
@@ -99,6 +102,33 @@ def _following(user) -> list[dict]:
     return [
         {"player": _name(follow.followed), "since": follow.created.isoformat()}
         for follow in follows.order_by("created", "pk")
+    ]
+
+
+def _ratings(user) -> dict:
+    """The account's current ratings by kind, as stored: the deviation as of its last period."""
+    keys = ("rating", "deviation", "volatility", "games")
+    return {
+        rating.kind: {key: getattr(rating, key) for key in keys}
+        | {"rated_at": rating.rated_at.isoformat()}
+        for rating in Rating.objects.filter(player=user).order_by("kind")
+    }
+
+
+def _rating_history(user) -> list[dict]:
+    """Every rating period of the account, both kinds, oldest first: a day's or a race's."""
+    changes = RatingChange.objects.filter(player=user).select_related("room")
+    return [
+        {
+            "kind": change.kind,
+            "at": change.at.isoformat(),
+            "rating": change.rating,
+            "deviation": change.deviation,
+            "delta": change.delta,
+            "date": change.date.isoformat() if change.date else None,
+            "race_room": change.room.room if change.room else None,
+        }
+        for change in changes.order_by("at", "pk")
     ]
 
 

@@ -1,6 +1,6 @@
 """What the end of a ranked daily shows beside its own result: where it stands among the day's
-ranked results (its percentile and the day's distribution), the player's streaks, and when the
-next deal comes (docs/protocol.md, "The end of a ranked daily").
+ranked results (its percentile and the day's distribution), the player's streaks, when the
+next deal comes and the deal's difficulty (docs/protocol.md, "The end of a ranked daily").
 
 The percentile of a result: a won one is compared with the day's other winners, a lost one
 with the day's other players, won or not. It is the share of those that the leaderboard's
@@ -14,6 +14,7 @@ from game.engine import CARD_SCORE
 from game.models import Game, Result
 from game.selectors.daily import daily_day_end, daily_today
 from game.selectors.ranking import ranked_behind
+from game.selectors.ratings import daily_difficulty
 from game.selectors.standing import day_standing
 from game.selectors.streaks import streaks_of
 
@@ -31,6 +32,8 @@ def daily_finish(*, result: Result) -> dict:
         "distribution": daily_distribution(result=result),
         "streak": {"current": streak.current, "best": streak.best},
         "next_deal_at": daily_day_end(today).isoformat(),
+        # The window shows the result of an ended game: its player may know the deal's rating.
+        "difficulty": daily_difficulty(daily_id=result.daily_id, own_game_ended=True),
     }
 
 

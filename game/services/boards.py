@@ -15,6 +15,7 @@ from game.models import BoardVersion, Profile, Result
 from game.selectors.abandoned import LATE_RESULT_MS
 from game.selectors.boards import ALL_TIME, boards_of, result_row
 from game.selectors.guests import is_guest
+from game.selectors.ratings import daily_ratings_of
 from game.services.groups import board_group
 from game.services.publish import publish_on_commit
 
@@ -26,7 +27,8 @@ def board_result_recorded(*, result: Result) -> None:
     if is_guest(player_id=result.player_id):
         return
     name = Profile.objects.filter(user_id=result.player_id).values_list("display_name", flat=True)
-    row = result_row(result, name=name.first())
+    rating = daily_ratings_of([result.player_id]).get(result.player_id)
+    row = result_row(result, name=name.first(), rating=rating)
     stands = result.daily_id is None or result.daily.voided_at is None
     for board, version in board_versions_bump(boards=boards_of(result)).items():
         message = {

@@ -30,3 +30,13 @@ def minutes(seconds: int) -> str:
     '7'
     """
     return str(seconds // 60)
+
+
+@register.filter
+def rating_of(ratings: dict, player_id: int):
+    """The player's rating in a board's `ratings` (by player id), or None if unrated.
+
+    >>> rating_of({7: 1623}, 7), rating_of({7: 1623}, 8)
+    (1623, None)
+    """
+    return ratings.get(player_id)

@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from game.selectors import daily, players
+from game.selectors import daily, players, ratings
 from game.selectors.calendar import Month, first_month, month_weeks
 from game.web.problems import problem
 
@@ -33,7 +33,7 @@ def month_calendar(request: HttpRequest) -> HttpResponse:
         return problem(request, 404, _("No such player"), message)
     context = {
         "month": month,
-        "weeks": month_weeks(profile and profile.user, month, today),
+        "weeks": month_weeks(profile and profile.user, month, today, _difficulties(request, month)),
         "profile": profile,
         "before": month.shifted(-1) if month > first else None,
         "after": month.shifted(1) if month < last else None,
@@ -46,6 +46,12 @@ def _parse_month(text: str) -> Month | None:
     if match is None or not 1 <= int(match[2]) <= 12:
         return None
     return Month(int(match[1]), int(match[2]))
+
+
+def _difficulties(request: HttpRequest, month: Month) -> dict:
+    """The deals' difficulties the visitor may see: it is the visitor's own game that counts,
+    whoever's calendar they look at."""
+    return ratings.month_difficulties(viewer=request.user, first=month.first, last=month.last)
 
 
 def _own_profile(request: HttpRequest):

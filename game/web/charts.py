@@ -53,3 +53,49 @@ def _bar(item: Any, left: float, slot: float, share: float) -> Bar:
     height = max(share * (BOTTOM - TOP), 1.5)
     width = slot * (1 - GAP)
     return Bar(item, left + slot * GAP / 2, BOTTOM - height, width, height, left + slot / 2)
+
+
+@dataclass(frozen=True)
+class Point:
+    item: Any  # what the point stands for, for its title
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class LineChart:
+    points: list[Point]
+    low: float  # the value at the plot's baseline
+    high: float  # the value at its top
+    width: int = WIDTH
+    height: int = HEIGHT
+    top: int = TOP
+    baseline: int = BOTTOM
+    label_y: int = HEIGHT - 4
+
+    @property
+    def path(self) -> str:
+        """The points as an SVG polyline's `points`."""
+        return " ".join(f"{point.x:.1f},{point.y:.1f}" for point in self.points)
+
+
+LINE_MARGIN = 6  # the room left at either end, so a first or last point is not clipped
+LINE_MIN_SPAN = 100.0  # a flat line's scale: values that hardly move are drawn flat, not jagged
+
+
+def line_chart(items: Sequence[Any], values: Sequence[float]) -> LineChart:
+    """One point per item, evenly spaced left to right, scaled between the values' extremes."""
+    low, high = min(values, default=0.0), max(values, default=0.0)
+    if high - low < LINE_MIN_SPAN:
+        middle = (high + low) / 2
+        low, high = middle - LINE_MIN_SPAN / 2, middle + LINE_MIN_SPAN / 2
+    step = (WIDTH - 2 * LINE_MARGIN) / max(len(items) - 1, 1)
+    points = [
+        Point(item, LINE_MARGIN + index * step, _height_of(value, low, high))
+        for index, (item, value) in enumerate(zip(items, values, strict=True))
+    ]
+    return LineChart(points, low, high)
+
+
+def _height_of(value: float, low: float, high: float) -> float:
+    return BOTTOM - (value - low) / (high - low) * (BOTTOM - TOP)

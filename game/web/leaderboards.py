@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from game.domain.deal_codes import code_parse
 from game.domain.errors import GameError
 from game.models import DailyDeal
-from game.selectors import daily, leaderboards
+from game.selectors import daily, leaderboards, ratings
 from game.selectors.follows import following_board_players
 from game.services.daily import daily_deal
 from game.web.problems import problem
@@ -69,11 +69,13 @@ def _parse_day(day: str) -> datetime.date | None:
 
 
 def _daily(request: HttpRequest, day: datetime.date, deal: DailyDeal, players) -> HttpResponse:
+    results = leaderboards.daily_board(deal, players)
     context = {
         "day": day,
         "deal": deal,
         "is_today": day == daily.daily_today(),
-        "results": leaderboards.daily_board(deal, players),
+        "results": results,
+        "ratings": _ratings_of(results),
         "neighbours": daily.neighbouring_days(deal),
         "following": players is not None,
     }
@@ -91,12 +93,29 @@ def deal(request: HttpRequest, code: str, players) -> HttpResponse:
         if players is not None:
             response["Location"] += f"?players={FOLLOWING}"
         return response
-    context = {"code": code, "results": leaderboards.deal_board(code, players)}
+    results = leaderboards.deal_board(code, players)
+    context = {"code": code, "results": results, "ratings": _ratings_of(results)}
     context["following"] = players is not None
     return render(request, "leaderboards/deal.html", context)
 
 
 @whose_results
 def all_time(request: HttpRequest, players) -> HttpResponse:
-    context = {"records": leaderboards.all_time_records(players), "following": players is not None}
+    records = leaderboards.all_time_records(players)
+    context = {
+        "records": records,
+        "ratings": _ratings_of(records),
+        "following": players is not None,
+    }
     return render(request, "leaderboards/all_time.html", context)
+
+
+def _ratings_of(rows) -> dict:
+    """The Daily ratings of a board's players, by id, read at once."""
+    return ratings.daily_ratings_of([row.player_id for row in rows])
+
+
+def ratings_board(request: HttpRequest) -> HttpResponse:
+    """Players active within the last 30 days by Daily rating, provisional ones left out."""
+    context = {"players": ratings.ratings_board(), "active_days": ratings.ACTIVE_DAYS}
+    return render(request, "leaderboards/ratings.html", context)

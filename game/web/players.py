@@ -1,6 +1,8 @@
 """A player's public page: their daily record, charts of their dailies, their recent games,
 whom they follow and how many follow them; and the Follow / Unfollow button on it."""
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
@@ -10,7 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from game.domain.errors import GameError
-from game.selectors import daily, follows, leaderboards, player_stats, players, standing
+from game.models import RatingKind
+from game.selectors import daily, follows, leaderboards, player_stats, players, ratings, standing
 from game.selectors.races import racing_game_ids
 from game.services.follows import follow_create, follow_delete
 from game.web import charts
@@ -34,6 +37,7 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
         "following": follows.is_following(follower=request.user, followed=profile.user),
         "voided": standing.voided_count(user=profile.user),
         **(_charts(profile.user) if record else {}),
+        **_ratings(profile.user),
     }
     return render(request, "players/player.html", context)
 
@@ -80,3 +84,21 @@ def _charts(user) -> dict:
         "times_chart": charts.bar_chart(buckets, [bucket.count for bucket in buckets]),
         "moves_over_par": player_stats.moves_over_par(user, daily.daily_today()),
     }
+
+
+@dataclass(frozen=True)
+class RatingHistory:
+    kind: str
+    label: str
+    changes: list
+    chart: charts.LineChart
+
+
+def _ratings(user) -> dict:
+    """Both ratings as they stand, and a chart of each that has a history."""
+    histories = [
+        RatingHistory(kind, label, changes, charts.line_chart(changes, [c.rating for c in changes]))
+        for kind, label in RatingKind.choices
+        if (changes := ratings.rating_history(user=user, kind=kind))
+    ]
+    return {"ratings": ratings.player_ratings(user=user), "rating_histories": histories}

@@ -69,6 +69,7 @@ urlpatterns = [
     path("leaderboard/daily/<str:day>/", leaderboards.daily_on, name="daily_leaderboard_on"),
     path("leaderboard/deal/<str:code>/", leaderboards.deal, name="deal_leaderboard"),
     path("leaderboard/all-time/", leaderboards.all_time, name="all_time_leaderboard"),
+    path("leaderboard/ratings/", leaderboards.ratings_board, name="ratings_leaderboard"),
     path("players/<str:name>/", players.player, name="player"),
     path("players/<str:name>/follow/", players.follow, name="follow"),
     path("players/<str:name>/unfollow/", players.unfollow, name="unfollow"),

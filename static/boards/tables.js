@@ -63,6 +63,15 @@ class LiveTable {
       link(name, row.player_url, row.player);
       unnamed.remove();
     } else name.remove();
+    this.fillRating(tr, row.rating);
+  }
+
+  /** The player's Daily rating beside the name, "?" while provisional; nothing if unrated. */
+  fillRating(tr, rating) {
+    const node = tr.querySelector("[data-slot=rating]");
+    if (!rating) return node.remove();
+    fillSlot(node, "rating-value", `${rating.value}${rating.provisional ? "?" : ""}`);
+    node.classList.toggle("provisional", rating.provisional);
   }
 }
 

@@ -73,6 +73,12 @@ function startCountdown(section, nextDealAt, state) {
   countdownTimer = setInterval(tick, 1000);
 }
 
+/** The deal's difficulty on the players' rating scale, once the day's deal has one. */
+function fillDifficulty(section, difficulty) {
+  slot(section, "difficulty-box").hidden = difficulty == null;
+  put(section, "difficulty", difficulty == null ? "" : String(difficulty));
+}
+
 function fillDay(section, result, state) {
   section.hidden = !result?.daily;
   if (!result?.daily) return;
@@ -80,6 +86,7 @@ function fillDay(section, result, state) {
   put(section, "standing", standingText(result));
   put(section, "streak-current", String(streak.current));
   put(section, "streak-best", String(streak.best));
+  fillDifficulty(section, result.daily.difficulty);
   drawChart(slot(section, "chart"), distribution);
   startCountdown(section, nextDealAt, state);
 }

@@ -103,7 +103,7 @@ def test_an_export_read_in_parts_is_the_documented_document_oldest_game_first(pl
     # Exactly as one json.dumps of the whole document writes it, as before it was streamed.
     assert text == json.dumps(data, ensure_ascii=False, indent=2)
     assert list(data) == ["format", "version", "exported_at", "account", "profile", "games",
-                          "following", "followers"]  # fmt: skip
+                          "following", "followers", "ratings", "rating_history"]  # fmt: skip
     assert (data["format"], data["version"]) == ("heart-to-heart-account", 1)
     assert set(data["account"]) == {"username", "email", "date_joined", "last_login"}
     assert [game["code"] for game in data["games"]] == codes
