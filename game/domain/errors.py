@@ -101,6 +101,22 @@ class WatchError(GameError):
     }
 
 
+class GhostError(GameError):
+    """A ghost (a finished game raced on its deal) that this player may not race, or not yet."""
+
+    messages: ClassVar[dict] = {
+        "no_such_ghost": _(
+            "There is no such ghost: a ghost is a finished game of this deal that stands."
+        ),
+        "ghost_daily_locked": _(
+            "A ghost of today's deal can be raced once you have finished your own ranked game"
+            " of it."
+        ),
+        "ghost_racing": _("This game's race is still running: race its ghost once it ends."),
+        "ghost_in_race": _("You are racing this deal: race a ghost of it once your race ends."),
+    }
+
+
 class RaceError(GameError):
     """A race room that does not exist, or a step in it that is not allowed now."""
 
