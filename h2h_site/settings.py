@@ -265,6 +265,10 @@ SOCKETS_PER_PLAYER = int(os.environ.get("H2H_SOCKETS_PER_PLAYER", "5"))
 # client address for anonymous ones (game/sockets/public.py).
 REALTIME_SOCKETS_PER_USER = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_USER", "20"))
 REALTIME_SOCKETS_PER_ADDRESS = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_ADDRESS", "20"))
+# The quick race's own clock runs this many times faster than the wall clock: its widening
+# windows, its rooms' countdown, its ghost offer and its rounds (game/services/quick.py).
+# Always 1 on a site; the matchmaking benchmark speeds it up (docs/performance.md).
+QUICK_RACE_SPEED = float(os.environ.get("H2H_QUICK_RACE_SPEED", "1"))
 
 # Each process records that it is alive every 2 s, so that outages are left out of games'
 # times (game/runtime/server_beat.py); off in the tests, whose clocks and rows are their own.

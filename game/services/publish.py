@@ -25,6 +25,19 @@ def publish_on_commit(group: str, message: dict) -> None:
         transaction.on_commit(lambda: send(layer, group, message), robust=True)
 
 
+def send_on_commit(channel: str, message: dict) -> None:
+    """Send `message` to one socket's channel (on whichever process holds it) once the current
+    transaction commits, as publish_on_commit does for a group."""
+    layer = get_channel_layer()
+    if layer is not None:
+        send = async_to_sync(_send_to_channel)
+        transaction.on_commit(lambda: send(layer, channel, message), robust=True)
+
+
+async def _send_to_channel(layer, channel: str, message: dict) -> None:
+    await on_layer("publish", lambda: layer.send(channel, message), layer=layer)
+
+
 async def publish(group: str, message: dict) -> None:
     """Send `message` to `group` now, from async code."""
     layer = get_channel_layer()
