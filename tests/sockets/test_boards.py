@@ -8,7 +8,7 @@ from django.test import Client
 from django.utils import timezone
 
 from game import services
-from game.models import Guest
+from game.models import Guest, Rating, RatingKind
 from game.selectors import daily, leaderboards
 from game.selectors.abandoned import ABANDONED_AFTER
 from game.selectors.ranking import RANK_ORDER
@@ -210,3 +210,25 @@ async def test_a_guests_results_join_the_live_board_when_they_sign_up(rival):
     assert "/players/Cat/" in page.content.decode()
     for socket in (board, fresh):
         await socket.disconnect()
+
+
+@database_sync_to_async
+def rated(player, rating: float, deviation: float) -> None:
+    Rating.objects.create(
+        player=player, kind=RatingKind.DAILY, rating=rating, deviation=deviation,
+        volatility=0.06, rated_at=timezone.now(),
+    )  # fmt: skip
+
+
+async def test_a_new_rows_update_carries_its_players_daily_rating(player, rival):
+    await rated(player, 1644.4, deviation=300)
+    board = await connect(f"/ws/live/deal/{CODE}/")
+    await frame_of(board, "board")
+    await resign(player, CODE)
+    assert (await frame_of(board, "update"))["row"]["rating"] == {
+        "value": 1644,
+        "provisional": True,
+    }
+    await resign(rival, CODE)  # never rated: nothing beside the name
+    assert (await frame_of(board, "update"))["row"]["rating"] is None
+    await board.disconnect()
