@@ -132,6 +132,7 @@ class RaceError(GameError):
         "race_lobby": _(
             "You are waiting to race this deal: it opens for every racer at once, at the start."
         ),
+        "quick_room": _("This race starts by itself with the racers it was matched with."),
         "race_not_over": _("This race is not over yet."),
         "not_a_racer": _("Only this race's racers can race again."),
         "rematch_too_late": _(

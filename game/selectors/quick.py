@@ -8,9 +8,9 @@ from django.conf import settings
 from django.db.models import Count, QuerySet
 from django.urls import reverse
 
+from game.domain.quick_match import MAX_RACERS
 from game.models import QuickEntry, RaceRoom, RatingKind, Result
 from game.selectors.daily import daily_today
-from game.selectors.races import MAX_RACERS
 
 START_RATING = 1500.0  # a player never rated races as a newcomer does (Glicko-2's start)
 GHOST_CHOICES = 200  # the ghost is the best result of a deal won among the latest this many

@@ -11,9 +11,11 @@ from django.utils import timezone
 from game import engine
 from game.models import Game, RaceEntry, RaceRoom, RatingChange, RatingKind
 from game.selectors.log import game_replay
+from game.selectors.quick import quick_span
 
 MIN_RACERS, MAX_RACERS = 2, 8  # racers in a room
 COUNTDOWN = timedelta(seconds=3)  # from the last racer's ready to the start instant
+QUICK_COUNTDOWN = timedelta(seconds=10)  # a quick room's (no Ready): from its second racer in
 REMATCH_WINDOW = timedelta(seconds=30)  # after the end, "Race again" opens or joins the rematch
 Status = RaceRoom.Status
 
@@ -47,7 +49,8 @@ def race_snapshot(*, room: RaceRoom) -> dict:
         "starts_at": room.starts_at.isoformat() if room.starts_at else None,
         "finished_at": room.finished_at.isoformat() if room.finished_at else None,
         "server_now": now.isoformat(),
-        "countdown_ms": int(COUNTDOWN.total_seconds() * 1000),
+        "countdown_ms": int(_countdown(room).total_seconds() * 1000),
+        "quick": room.quick,  # it starts by itself: no Join, no Ready
         "min": MIN_RACERS,
         "max": MAX_RACERS,
         "url": reverse("race_room", args=[room.room]),
@@ -85,6 +88,10 @@ def _with_rating_changes(room: RaceRoom, entries: list[dict]) -> None:
     for entry in entries:
         delta = deltas.get(entry["player"])
         entry["rating_change"] = None if delta is None else round(delta)
+
+
+def _countdown(room: RaceRoom) -> timedelta:
+    return quick_span(QUICK_COUNTDOWN) if room.quick else COUNTDOWN
 
 
 def standings(entries: list[dict]) -> list[dict]:

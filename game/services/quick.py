@@ -33,13 +33,18 @@ from game.selectors.quick import (
     quick_waiting,
     race_rating,
 )
-from game.selectors.races import COUNTDOWN, MAX_RACERS, MIN_RACERS, race_snapshot
+from game.selectors.races import (
+    COUNTDOWN,
+    MAX_RACERS,
+    MIN_RACERS,
+    QUICK_COUNTDOWN,
+    race_snapshot,
+)
 from game.services.publish import send_on_commit, spectator_opened_deal
 from game.services.races import room_open
 from game.services.rooms import room_bump
 
 LEASE = timedelta(seconds=6)  # wall clock: a process renews its entries every round
-QUICK_COUNTDOWN = timedelta(seconds=10)  # from the second racer in to the start
 JOIN_MARGIN = timedelta(seconds=2)  # a room this close to its start takes nobody more
 Status = RaceRoom.Status
 LIVE = (Status.LOBBY, Status.RUNNING)  # a matched player belongs to such a room

@@ -88,6 +88,7 @@ def race_join(*, player, room: str) -> RaceRoom:
         if found.entries.filter(player=player).exists():
             return found
         _check_lobby(found)
+        _check_not_quick(found)
         if found.entries.count() >= MAX_RACERS:
             raise RaceError("room_full")
         _check_no_ranked_open(player, found.code)
@@ -120,6 +121,7 @@ def race_ready(*, player, room: str, ready) -> RaceRoom:
     with transaction.atomic():
         found = _found(room)
         _check_lobby(found)
+        _check_not_quick(found)
         if not found.entries.filter(player=player).update(ready=ready):
             raise RaceError("not_in_room")
         entries = found.entries.all()
@@ -219,6 +221,12 @@ def _check_lobby(room: RaceRoom) -> None:
         raise RaceError("race_started")
     if room.status != Status.LOBBY:
         raise RaceError("race_over")
+
+
+def _check_not_quick(room: RaceRoom) -> None:
+    """A quick room finds its racers and starts by itself: nobody joins it or gets ready."""
+    if room.quick:
+        raise RaceError("quick_room")
 
 
 def _check_no_ranked_open(player, code: str) -> None:

@@ -5,6 +5,7 @@ from django.urls import path
 
 from game.sockets.boards import BoardConsumer
 from game.sockets.play import PlayConsumer
+from game.sockets.quick import QuickConsumer
 from game.sockets.race import RaceConsumer
 from game.sockets.watch import WatchConsumer
 
@@ -15,5 +16,6 @@ websocket_urlpatterns = [
     path("ws/live/deal/<str:code>/", BoardConsumer.as_asgi(board_kind="deal")),
     path("ws/live/all-time/", BoardConsumer.as_asgi(board_kind="all-time")),
     path("ws/watch/<int:game_id>/", WatchConsumer.as_asgi()),
+    path("ws/race/quick/", QuickConsumer.as_asgi()),  # before the rooms: "quick" is no room
     path("ws/race/<str:room>/", RaceConsumer.as_asgi()),
 ]

@@ -34,6 +34,22 @@ def race_new(request: HttpRequest) -> HttpResponse:
     return redirect("race_room", room=room.room)
 
 
+@login_required
+@require_GET
+def race_quick(request: HttpRequest) -> HttpResponse:
+    """The quick race's queue: its socket finds a rival and the page goes to their room."""
+    return render(request, "race/quick.html", {"labels": quick_labels()})
+
+
+def quick_labels() -> dict[str, str]:
+    """The queue page's words, for its script to show (static/pages/quick.js)."""
+    return {
+        "connecting": _("Joining the queue…"),
+        "waiting": _("Looking for a rival… %(n)s waiting"),
+        "matched": _("Rival found! Going to the race…"),
+    }
+
+
 @require_GET
 def race_find(request: HttpRequest) -> HttpResponse:
     """A typed room code leads to its room."""
@@ -71,6 +87,7 @@ def race_labels() -> dict[str, str]:
         "resigned": _("resigned"),
         "out": _("out"),
         "lobby": _("Waiting for players: the race starts when 2 to 8 players are all ready."),
+        "quick_lobby": _("Waiting for a rival: the race starts by itself 10 s after one comes in."),
         "countdown": _("Starting in %(n)s…"),
         "go": _("Go!"),
         "racing": _("Race on! The first to clear the heart wins."),
@@ -80,4 +97,20 @@ def race_labels() -> dict[str, str]:
         "expired": _("This room closed after sitting idle."),
         "you": _("you"),
         "copied": _("Copied"),
+    } | _finish_labels()
+
+
+def _finish_labels() -> dict[str, str]:
+    """The finish window's words (static/windows/race-finish.js)."""
+    return {
+        "finish_won": _("You won the race!"),
+        "finish_over": _("Race over"),
+        "of": _("of %(n)s"),
+        "nobody_won": _("Nobody cleared the heart."),
+        "again_left": _(
+            "Race again in the next %(n)s s: everyone who does races a new deal together."
+        ),
+        "again_closed": _("The time to race again is over."),
+        "rematch_open": _("A rematch is open: race again to join it."),
+        "rematch": _("Rematch: %(room)s"),
     }

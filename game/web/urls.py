@@ -76,6 +76,7 @@ urlpatterns = [
     path("race/", races.race_home, name="race_home"),
     path("race/new/", races.race_new, name="race_new"),
     path("race/find/", races.race_find, name="race_find"),
+    path("race/quick/", races.race_quick, name="race_quick"),
     path("race/<str:room>/", races.race_room, name="race_room"),
     path("watch/<int:game_id>/", watching.watch, name="watch"),
     path("replay/<int:game_id>/", watching.replay, name="replay"),

@@ -14,8 +14,8 @@ from django.utils import timezone
 from game import engine
 from game.domain.errors import GameError
 from game.models import QuickEntry, RaceRoom, Rating, RatingKind
-from game.selectors.races import COUNTDOWN
-from game.services import quick
+from game.selectors.races import COUNTDOWN, QUICK_COUNTDOWN
+from game.services import quick, races
 from game.services.races import race_begin_if_due, room_open
 
 pytestmark = pytest.mark.django_db
@@ -147,7 +147,7 @@ def test_a_quick_room_counts_down_ten_seconds_from_its_second_racer(make_player,
     assert (room.status, room.starts_at) == (RaceRoom.Status.LOBBY, None)  # alone: waits
     room = quick.race_enter_quick(player=bea, room=room)
     assert room.status == RaceRoom.Status.RUNNING
-    assert room.starts_at == START + quick.QUICK_COUNTDOWN
+    assert room.starts_at == START + QUICK_COUNTDOWN
 
 
 def test_a_racer_matched_during_the_countdown_joins_the_same_room(make_player, clock):
@@ -159,14 +159,14 @@ def test_a_racer_matched_during_the_countdown_joins_the_same_room(make_player, c
     quick.quick_round(channels=channels(cat))
     room = room_of(cat)
     assert room == room_of(ann) and room.entries.count() == 3
-    assert room.starts_at == START + quick.QUICK_COUNTDOWN  # the countdown goes on
+    assert room.starts_at == START + QUICK_COUNTDOWN  # the countdown goes on
 
 
 def test_nobody_joins_a_room_in_the_last_seconds_of_its_countdown(make_player, clock):
     ann, bea, cat, dan = (make_player(name) for name in ("ann", "bea", "cat", "dan"))
     queued(ann, bea)
     quick.quick_round(channels=channels(ann, bea))
-    clock.shift(quick.QUICK_COUNTDOWN - quick.JOIN_MARGIN)
+    clock.shift(QUICK_COUNTDOWN - quick.JOIN_MARGIN)
     queued(cat, dan)
     quick.quick_round(channels=channels(cat, dan))
     assert room_of(cat) == room_of(dan) != room_of(ann)
@@ -188,7 +188,7 @@ def test_a_quick_room_begins_at_its_instant_with_a_game_for_each_racer(make_play
     quick.quick_round(channels=channels(ann, bea))
     room = room_of(ann)
     assert not race_begin_if_due(room=room.room)
-    clock.shift(quick.QUICK_COUNTDOWN)
+    clock.shift(QUICK_COUNTDOWN)
     assert race_begin_if_due(room=room.room)
     assert all(entry.game for entry in room.entries.all())
 
@@ -197,7 +197,7 @@ def test_a_quick_room_that_began_takes_nobody_more(make_player, clock):
     ann, bea, cat = (make_player(name) for name in ("ann", "bea", "cat"))
     queued(ann, bea)
     quick.quick_round(channels=channels(ann, bea))
-    clock.shift(quick.QUICK_COUNTDOWN)
+    clock.shift(QUICK_COUNTDOWN)
     with pytest.raises(GameError) as caught:
         quick.race_enter_quick(player=cat, room=room_of(ann))
     assert caught.value.code == "race_started"
@@ -209,7 +209,7 @@ def test_the_quick_clock_runs_faster_by_its_setting(make_player, clock, settings
     queued(ann, bea)
     clock.shift(seconds(1))  # five seconds of the quick race's clock: windows of 450
     quick.quick_round(channels=channels(ann, bea))
-    assert room_of(ann).starts_at == START + seconds(1) + quick.QUICK_COUNTDOWN / 5
+    assert room_of(ann).starts_at == START + seconds(1) + QUICK_COUNTDOWN / 5
 
 
 def test_a_group_another_round_claimed_first_is_left_alone(make_player, clock, monkeypatch):
@@ -248,3 +248,13 @@ def test_rounds_on_many_processes_at_once_match_each_player_once(make_player):
     racers = [entry.player_id for room in rooms for entry in room.entries.all()]
     assert sorted(racers) == sorted(player.pk for player in players)  # each exactly once
     assert all(2 <= room.entries.count() <= 8 for room in rooms)
+
+
+def test_nobody_joins_a_quick_room_or_gets_ready_in_it(make_player, clock):
+    ann, bea = make_player("ann"), make_player("bea")
+    room = room_open(code="HH1-N-AAAAAAC", fresh=False, creator=ann, quick=True)
+    quick.race_enter_quick(player=ann, room=room)
+    for action, arguments in ((races.race_join, {}), (races.race_ready, {"ready": True})):
+        with pytest.raises(GameError) as caught:
+            action(player=bea if action is races.race_join else ann, room=room.room, **arguments)
+        assert caught.value.code == "quick_room"

@@ -85,3 +85,22 @@ def test_a_racers_page_links_no_race_game_while_the_race_runs(player, rival):
     page = Client().get("/players/Bea/").content.decode()
     assert f"/replay/{game.pk}/" not in page and f"/watch/{game.pk}/" not in page
     assert "racing" in page
+
+
+def test_the_quick_race_page_queues_a_signed_in_player_over_its_socket(player):
+    page = logged_in(player).get("/race/quick/").content.decode()
+    assert 'data-ws-path="/ws/race/quick/"' in page
+    assert json_script(page, "quick-labels")["waiting"] == "Looking for a rival… %(n)s waiting"
+    assert Client().get("/race/quick/").url == "/accounts/login/?next=/race/quick/"
+
+
+def test_the_home_page_offers_a_quick_race_beside_racing_a_friend():
+    page = Client().get("/").content.decode()
+    assert page.index("Race a friend") < page.index('href="/race/quick/"')
+
+
+def test_a_quick_room_s_page_offers_no_invitation_and_says_it_starts_by_itself(player):
+    room = races.room_open(code=CODE, fresh=False, creator=player, quick=True)
+    page = logged_in(player).get(f"/race/{room.room}/").content.decode()
+    assert json_script(page, "race-room")["quick"] is True
+    assert 'id="race-link"' not in page and "starts by itself" in page
