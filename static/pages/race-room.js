@@ -49,11 +49,12 @@ export function boardCode(race) {
 export function buttonsFor(race, loggedIn) {
   const { room } = race;
   const lobby = room.status === "lobby";
+  const readying = lobby && !room.quick; // a quick room starts by itself: no Join, no Ready
   const entry = mine(race);
   return {
-    join: lobby && !entry && race.entries.length < room.max && loggedIn,
-    ready: lobby && Boolean(entry) && !entry.ready,
-    unready: lobby && Boolean(entry?.ready),
+    join: readying && !entry && race.entries.length < room.max && loggedIn,
+    ready: readying && Boolean(entry) && !entry.ready,
+    unready: readying && Boolean(entry?.ready),
     leave: lobby && Boolean(entry),
     again: ["finished", "expired"].includes(room.status),
   };
@@ -74,6 +75,7 @@ export function statusText(race, labels) {
   }
   if (room.status === "running") return ""; // the countdown says it
   if (room.status === "finished" && won) return `${labels.finished} ${won}`;
+  if (room.status === "lobby" && room.quick) return labels.quick_lobby;
   return labels[room.status] || "";
 }
 

@@ -101,3 +101,14 @@ test("the lobby offers join to a logged-in visitor and ready or leave to a racer
   assert.deepEqual(buttonsFor(racer, true), { ...none, ready: true, leave: true });
   assert.equal(buttonsFor(createRoom(room({ status: "finished" }), 1, NOW), true).again, true);
 });
+
+test("a quick room shows no Join and no Ready: it starts by itself", () => {
+  const waiting = [entry(1, "Ann", { status: "waiting" })];
+  const lobby = room({ status: "lobby", started: false, quick: true, entries: waiting });
+  const visitor = createRoom({ ...lobby, me: null }, 3, NOW);
+  assert.equal(buttonsFor(visitor, true).join, false);
+  const racer = createRoom(lobby, 1, NOW);
+  assert.equal(buttonsFor(racer, true).ready, false);
+  const labels = { ...LABELS, quick_lobby: "Waiting for a rival" };
+  assert.equal(statusText(racer, labels), "Waiting for a rival");
+});
