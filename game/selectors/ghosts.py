@@ -168,14 +168,20 @@ def _display_name(user_id: int) -> str | None:
 
 def ghost_outcome(*, ghost: Ghost, game_id: int) -> str | None:
     """Who won the race of the player's finished game `game_id` against `ghost`: "you",
-    "ghost" or "tie", by the boards' order (score, then time from the first move, then
-    moves); None while the game is open."""
+    "ghost" or "tie"; None while the game is open.
+
+    The higher score wins. Between two cleared hearts the shorter time from the first move
+    wins, then the fewer moves; two hearts left with the same score tie, so that resigning at
+    once never beats a ghost that played on to the same score.
+    """
     result = Result.objects.filter(game_id=game_id).first()
     if result is None:
         return None
     first = first_move_at(game_id=game_id)
-    yours = (-result.score, _ms_between(first, result.finished_at), result.moves)
-    theirs = (-ghost.last.score, ghost.end_ms, ghost.last.moves)
+    yours, theirs = (-result.score,), (-ghost.last.score,)
+    if result.won and ghost.last.heart_left == 0:
+        yours += (_ms_between(first, result.finished_at), result.moves)
+        theirs += (ghost.end_ms, ghost.last.moves)
     if yours == theirs:
         return "tie"
     return "you" if yours < theirs else "ghost"

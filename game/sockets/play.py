@@ -8,6 +8,7 @@ stores nothing is answered on the event loop; docs/performance.md says why.
 """
 
 from collections.abc import Hashable
+from urllib.parse import parse_qs
 
 from django.conf import settings
 from django.utils import translation
@@ -16,8 +17,10 @@ from django.utils.translation import gettext_lazy
 from game import engine, services
 from game.domain.errors import GameError
 from game.runtime import open_games
+from game.runtime.ghosts import GhostRun
 from game.runtime.metrics import play_event
 from game.runtime.presence import play_opened, socket_closed
+from game.selectors.ghosts import Ghost, first_move_at, ghost_outcome, ghost_to_race
 from game.selectors.guests import guest_player
 from game.sockets.base import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Socket
 from game.sockets.counts import SocketCount
@@ -26,7 +29,13 @@ from game.storage.db import db
 
 MAX_SEQ = 2**53  # the largest integer a browser's JSON keeps exact
 # A refusal on connect's close code, if not 4004.
-CLOSE_CODES = {"race_lobby": CLOSE_FORBIDDEN, "daily_today": CLOSE_FORBIDDEN}
+CLOSE_CODES = {
+    "race_lobby": CLOSE_FORBIDDEN,
+    "daily_today": CLOSE_FORBIDDEN,
+    "ghost_daily_locked": CLOSE_FORBIDDEN,
+    "ghost_racing": CLOSE_FORBIDDEN,
+    "ghost_in_race": CLOSE_FORBIDDEN,
+}
 
 # A refused tap says why: the engine's stable code (Event.reason_code) and its text, in the
 # player's language. Keyed by event so that the frame costs one lookup.
@@ -49,6 +58,7 @@ class PlayConsumer(Socket):
     numbered = True
     login_required = True
     unstored: int | None = None  # the last seq answered storage_unavailable
+    ghost_run: GhostRun | None = None  # the ghost raced beside the game (?ghost=<game id>)
 
     def frame_limiter(self) -> FrameLimiter:
         return FrameLimiter.from_settings()
@@ -67,6 +77,7 @@ class PlayConsumer(Socket):
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
         try:
+            ghost = await self._ghost_asked(code)  # before the game: a refusal opens none
             self.live = await open_games.live_open(
                 player=self.user, code=code, channel=self.channel_name
             )
@@ -78,11 +89,15 @@ class PlayConsumer(Socket):
         await self.listen(self.group)
         await self.accept()
         await self.send_json({"type": "state", **self.live.snapshot(), "layout": LAYOUT})
+        if ghost is not None:
+            await self._ghost_start(ghost)
         # "N playing now", and how many watch
         await play_opened(channel=self.channel_name, user_id=self.user.pk, game_id=self.game_id)
 
     async def disconnect(self, code: int) -> None:
         await socket_closed(channel=self.channel_name)
+        if self.ghost_run is not None:
+            self.ghost_run.stop()
         if hasattr(self, "live"):
             open_games.live_close(self.live, channel=self.channel_name)
 
@@ -112,6 +127,8 @@ class PlayConsumer(Socket):
         self.selected = reply.state.selected
         await self.send_json(self._state_frame(seq, reply))
         await open_games.live_publish(self.live, reply, origin=self.channel_name)
+        if reply.game is not None:
+            await self._ghost_follow(reply.game)
 
     async def game_state(self, message: dict) -> None:
         """Another socket changed this game: show it, and drop this socket's selection."""
@@ -120,6 +137,7 @@ class PlayConsumer(Socket):
         self.selected = None
         keys = ("event", "view", "game")
         await self.send_json({"type": "state", **{key: message[key] for key in keys}})
+        await self._ghost_follow(message["game"])
 
     async def game_par(self, message: dict) -> None:
         """The finished game's deal has its par now (game.runtime.par_searcher): show it."""
@@ -130,6 +148,36 @@ class PlayConsumer(Socket):
         """Spectators came or went: tell the player how many watch."""
         open_games.live_audience_changed(self.live)
         await self.send_json({"type": "watchers", "count": message["count"]})
+
+    async def _ghost_asked(self, code: str) -> Ghost | None:
+        """The ghost the socket's URL asks for (`?ghost=<game id>`), if any; GhostError if the
+        player may not race it (game.selectors.ghosts)."""
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        asked = query.get("ghost")
+        if not asked:
+            return None
+        return await db(ghost_to_race)(player=self.user, code=code, ghost_id=asked[0])
+
+    async def _ghost_start(self, ghost: Ghost) -> None:
+        self.ghost_run = GhostRun(ghost, self.send_json)
+        await self._ghost_follow(self.live.info)
+        if self.ghost_run is not None and self.ghost_run.first_move is None:
+            await self.ghost_run.show()  # waiting at the start for the player's first move
+
+    async def _ghost_follow(self, game: dict) -> None:
+        """The game (its snapshot's game object) moved: the ghost starts at the player's first
+        move, and the race ends with the player's game, saying who won."""
+        run = self.ghost_run
+        if run is None:
+            return
+        if run.first_move is None:
+            first = await db(first_move_at)(game_id=self.game_id)
+            if first is not None:
+                run.begin(first)
+        if game["status"] != "open":
+            winner = await db(ghost_outcome)(ghost=run.ghost, game_id=self.game_id)
+            self.ghost_run = None
+            await run.end(winner or "ghost")
 
     async def _act(self, frame: dict, seq: int) -> services.Reply:
         kind, game, player, selected = frame.get("type"), self.live, self.user, self.selected

@@ -15,11 +15,12 @@ from django.views.decorators.http import require_http_methods
 
 from game import engine, services
 from game.domain.deal_codes import code_parse
-from game.domain.errors import GameError, RaceError
+from game.domain.errors import GameError, GhostError, RaceError
 from game.models import Game
 from game.selectors.daily import daily_is_today
 from game.selectors.finish import daily_ranked_ended
 from game.selectors.games import game_snapshot
+from game.selectors.ghosts import Ghost, ghost_to_race
 from game.selectors.guests import guest_player
 from game.services.guests import guest_for_session
 from game.services.rooms import race_lobby_check
@@ -99,23 +100,39 @@ def daily_refused(request: HttpRequest) -> HttpResponse:
 
 @as_player_or_guest
 def _play(request: HttpRequest, player, code: str) -> HttpResponse:
+    ghost_id = request.GET.get("ghost")
     try:
         race_lobby_check(player=player, code=code)
+        # The ghost first: a refused one opens no game (today's ranked game above all).
+        ghost = ghost_id and ghost_to_race(player=player, code=code, ghost_id=ghost_id)
         game = services.game_open(player=player, code=code)
     except RaceError as error:
         return problem(request, 403, _("You are waiting to race this deal"), error.message)
+    except GhostError as error:
+        status = 404 if error.code == "no_such_ghost" else 403
+        return problem(request, status, _("This ghost cannot be raced"), error.message)
     except GameError as error:
         if error.code == "daily_today":
             return daily_refused(request)
         return problem(request, 400, _("Not a deal code"), error.message)
     if game.code != code:
-        return redirect("play", code=game.code)
-    return _board(request, game)
+        return _canonical(game.code, ghost_id)
+    return _board(request, game, ghost=ghost or None)
 
 
-def _board(request: HttpRequest, game: Game, *, finished: bool = False) -> HttpResponse:
+def _canonical(code: str, ghost_id: str | None) -> HttpResponse:
+    response = redirect("play", code=code)
+    if ghost_id:  # only a digit string gets this far: ghost_to_race took it
+        response["Location"] += f"?ghost={ghost_id}"
+    return response
+
+
+def _board(
+    request: HttpRequest, game: Game, *, finished: bool = False, ghost: Ghost | None = None
+) -> HttpResponse:
     """The board of `game`; a `finished` one is shown as it ended, with no socket (the socket
-    of a code is on the player's latest game of it, which may be a practice game by now)."""
+    of a code is on the player's latest game of it, which may be a practice game by now).
+    With a `ghost`, its panel beside the board, played back over the socket."""
     snapshot = game_snapshot(game=game)
     if finished:  # over: no move of it is to be made, so none is hinted at
         snapshot["view"] = snapshot["view"] | {"hints": []}
@@ -126,7 +143,13 @@ def _board(request: HttpRequest, game: Game, *, finished: bool = False) -> HttpR
         "code": game.code,
         "day": game.daily.date if game.daily_id else None,  # named on a ranked game's Start
         "finished": finished,
-        "ws_path": None if finished else f"/ws/play/{game.code}/",
+        "ws_path": None if finished else _socket_path(game.code, ghost),
+        "ghost": ghost,
         "layout": engine.table_layout(),  # as the socket's greeting carries it
     }
     return render(request, "game/play.html", context)
+
+
+def _socket_path(code: str, ghost: Ghost | None) -> str:
+    path = f"/ws/play/{code}/"
+    return f"{path}?ghost={ghost.game_id}" if ghost else path

@@ -62,4 +62,5 @@ export function onFrame(page, frame) {
   else if (frame.type === "state" && frame.view) onState(page, frame);
   else if (frame.type === "watchers") showWatchers(frame.count);
   else if (frame.type === "par" && receivePar(page.board?.state, frame)) showState(page);
+  else page.options.onOther?.(frame); // the page's own frames, such as the ghost's
 }

@@ -79,8 +79,9 @@ function firstState({ view = null, game = null, readOnly }) {
 
 /** The game page in `root`. Options: `layout`, `view` and `game` (the page's snapshot; without
  * them the board waits for its socket's greeting), `readOnly`, `socket` (the path to open),
- * `confirmResign(state)` (a promise of the player's yes, or null to resign at once) and
- * `onShow(page)` (called after each state is shown). */
+ * `confirmResign(state)` (a promise of the player's yes, or null to resign at once),
+ * `onShow(page)` (called after each state is shown) and `onOther(frame)` (a frame of a kind
+ * the game itself does not use). */
 export function openGame(root, options = {}) {
   const readOnly = Boolean(options.readOnly);
   const page = { root, options, readOnly, ui: collectUi(root), board: null, conn: null };

@@ -5,6 +5,7 @@ import { confirmWith } from "../windows/dialogs.js";
 import { syncWindows } from "../windows/windows.js";
 import { bindControls, RESIGN_QUESTION } from "./controls.js";
 import { openGame } from "./game.js";
+import { bindGhost } from "./ghost.js";
 
 function collectDialogs() {
   const byId = (id) => document.getElementById(id);
@@ -32,6 +33,7 @@ function boot() {
   const root = document.getElementById("board");
   const socket = root.dataset.wsPath;
   const dialogs = collectDialogs();
+  const ghost = root.querySelector("[data-ghost]");
   const page = openGame(root, {
     layout: readJson("h2h-layout"),
     view: readJson("h2h-view"),
@@ -41,6 +43,7 @@ function boot() {
     confirmResign: (state) =>
       state.game.ranked ? confirmWith(dialogs.confirm, RESIGN_QUESTION()) : null,
     onShow: (shown) => syncWindows(shown.ui, shown.board.state, shown.board.layout),
+    onOther: ghost ? bindGhost(ghost) : null,
   });
   Object.assign(page.ui, { dialogs, shownStatus: null });
   bindControls(page, document.getElementById("h2h-new"));

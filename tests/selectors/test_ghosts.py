@@ -177,7 +177,7 @@ def test_the_first_move_is_the_first_entry_that_is_not_a_setting(player):
     assert first_move_at(game_id=game.pk) == game.actions.get(action="stock").at
 
 
-def test_the_winner_is_decided_by_score_then_time_from_the_first_move_then_moves(
+def test_between_cleared_hearts_the_faster_from_its_first_move_wins(
     player, rival, winnable
 ):
     code, plan = winnable
@@ -196,3 +196,27 @@ def test_a_game_still_open_has_no_winner_yet(player, rival):
     ghost = ghost_of(game=finish(rival, code=CODE).game)
     game = services.game_open(player=player, code=CODE)
     assert ghost_outcome(ghost=ghost, game_id=game.pk) is None
+
+
+def to_first_pair(code: str, plan: list) -> list:
+    """The plan's actions up to its first pair: a game short of the heart, with a score."""
+    state = engine.new_game(code, key=settings.DEAL_KEY)
+    for count, action in enumerate(plan, start=1):
+        state, _ = engine.step(state, action)
+        if state.score:
+            return plan[:count]
+    raise AssertionError("the plan pairs nothing")
+
+
+def test_a_higher_score_wins_and_equal_scores_short_of_the_heart_tie(player, rival, winnable):
+    code, plan = winnable
+    short = to_first_pair(code, plan)
+    ghost = ghost_of(game=played(rival, code, short, every_s=1.0, resign=True))
+    at_once = played(player, code, [], resign=True)  # no move: quicker, and no score
+    assert ghost_outcome(ghost=ghost, game_id=at_once.pk) == "ghost"
+    Game.objects.filter(pk=at_once.pk).delete()
+    same = played(player, code, short, every_s=0.1, resign=True)
+    assert ghost_outcome(ghost=ghost, game_id=same.pk) == "tie"
+    Game.objects.filter(pk=same.pk).delete()
+    won = played(player, code, plan, every_s=60)
+    assert ghost_outcome(ghost=ghost, game_id=won.pk) == "you"

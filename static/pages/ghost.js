@@ -1,0 +1,55 @@
+// The ghost raced beside the board (docs/protocol.md, "Racing a ghost"): its progress numbers as
+// the socket's ghost frames bring them, and who won once the player's game is over. Screen
+// readers hear little: the ghost's start, each fifth heart it clears, its finish, the winner.
+import { gettext, interpolate } from "../site/i18n.js";
+
+const STATS = ["heart_left", "score", "moves"];
+const HEART = 25;
+const SPOKEN_EVERY = 5; // hearts cleared between two words to screen readers
+
+function clock(ms) {
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** What is worth saying about the ghost's move from `before` to `now`, or "". */
+export function ghostNews(before, now) {
+  if (now.heart_left === 0 && before.heart_left !== 0) {
+    return interpolate(gettext("The ghost cleared the heart in %(time)s."), { time: clock(now.t_ms) }, true);
+  }
+  if (before.moves === 0 && now.moves > 0) return gettext("The ghost is off.");
+  const cleared = (left) => Math.floor((HEART - left) / SPOKEN_EVERY);
+  if (cleared(now.heart_left) > cleared(before.heart_left)) {
+    return interpolate(gettext("The ghost has %(left)s hearts left."), { left: now.heart_left }, true);
+  }
+  return "";
+}
+
+/** The sentence for the race's end: `winner` is "you", "ghost" or "tie". */
+export function winnerText(winner) {
+  if (winner === "you") return gettext("You beat the ghost!");
+  if (winner === "tie") return gettext("A tie with the ghost.");
+  return gettext("The ghost won this race.");
+}
+
+function show(panel, frame) {
+  for (const stat of STATS) {
+    panel.querySelector(`[data-ghost-stat=${stat}]`).textContent = String(frame[stat]);
+  }
+  panel.dataset.moves = String(frame.moves);
+  panel.dataset.t = String(frame.t_ms);
+}
+
+/** The panel's handler of the socket's frames other than the board's own. */
+export function bindGhost(panel) {
+  const say = panel.querySelector("[data-ghost-say]");
+  let last = { t_ms: 0, heart_left: HEART, score: 0, moves: 0 };
+  return (frame) => {
+    if (frame.type !== "ghost" && frame.type !== "ghost_end") return;
+    const news = frame.type === "ghost_end" ? winnerText(frame.winner) : ghostNews(last, frame);
+    show(panel, frame);
+    last = frame;
+    if (frame.type === "ghost_end") panel.dataset.winner = frame.winner;
+    if (news) say.textContent = news;
+  };
+}
