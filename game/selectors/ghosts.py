@@ -22,9 +22,11 @@ from game.domain.errors import GhostError
 from game.models import Action, Game, Profile, Result
 from game.selectors.daily import daily_today
 from game.selectors.races import racing_game_ids
+from game.selectors.standing import standing_results
 
 # Log entries that change a setting, not the game: a game's clock starts at its first move.
 SETTINGS_ACTIONS = ("help-on", "help-off")
+BEST_GAMES = 5  # the best games a player's page offers as ghosts
 
 
 class GhostPoint(NamedTuple):
@@ -121,6 +123,24 @@ def ghost_allowed_ids(*, viewer, games: list[Game]) -> set[int]:
     standing = [game for game in games if game.status != Game.Status.OPEN and _stands(game)]
     racing = racing_game_ids(game_ids=[game.pk for game in standing])
     return {game.pk for game in standing if not _player_refusal(viewer, game, racing=racing)}
+
+
+def raceable_ghost_ids(*, viewer, game_ids: list[int]) -> set[int]:
+    """Which of these games `viewer` may race as ghosts, read at once (ghost_allowed_ids)."""
+    games = Game.objects.select_related("daily", "result").filter(pk__in=game_ids)
+    return ghost_allowed_ids(viewer=viewer, games=list(games))
+
+
+def best_ghosts(*, player, viewer) -> list[Result]:
+    """The player's best results that stand, one per deal and at most BEST_GAMES, by the
+    boards' order (score, time, moves), that `viewer` may race as ghosts: a player's page
+    offers them (one's own page, one's own best)."""
+    best: dict[str, Result] = {}
+    for result in standing_results().filter(player=player)[: BEST_GAMES * 4]:
+        best.setdefault(result.code, result)
+    results = list(best.values())
+    allowed = raceable_ghost_ids(viewer=viewer, game_ids=[r.game_id for r in results])
+    return [result for result in results if result.game_id in allowed][:BEST_GAMES]
 
 
 def ghost_of(*, game: Game) -> Ghost:

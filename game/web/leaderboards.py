@@ -18,6 +18,7 @@ from game.domain.errors import GameError
 from game.models import DailyDeal
 from game.selectors import daily, leaderboards, ratings
 from game.selectors.follows import following_board_players
+from game.selectors.ghosts import raceable_ghost_ids
 from game.services.daily import daily_deal
 from game.web.problems import problem
 
@@ -96,6 +97,7 @@ def deal(request: HttpRequest, code: str, players) -> HttpResponse:
     results = leaderboards.deal_board(code, players)
     context = {"code": code, "results": results, "ratings": _ratings_of(results)}
     context["following"] = players is not None
+    context["ghost"] = _best_ghost(request.user, results)
     return render(request, "leaderboards/deal.html", context)
 
 
@@ -108,6 +110,14 @@ def all_time(request: HttpRequest, players) -> HttpResponse:
         "following": players is not None,
     }
     return render(request, "leaderboards/all_time.html", context)
+
+
+def _best_ghost(viewer, results) -> int | None:
+    """The board's best game, if the viewer may race it as a ghost (game.selectors.ghosts)."""
+    if not results:
+        return None
+    best = results[0].game_id
+    return best if best in raceable_ghost_ids(viewer=viewer, game_ids=[best]) else None
 
 
 def _ratings_of(rows) -> dict:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from game.domain.errors import GameError
 from game.models import RatingKind
 from game.selectors import daily, follows, leaderboards, player_stats, players, ratings, standing
+from game.selectors.ghosts import best_ghosts
 from game.selectors.races import racing_game_ids
 from game.services.follows import follow_create, follow_delete
 from game.web import charts
@@ -36,6 +37,7 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
         "followers": follows.follower_count(user=profile.user),
         "following": follows.is_following(follower=request.user, followed=profile.user),
         "voided": standing.voided_count(user=profile.user),
+        "ghosts": best_ghosts(player=profile.user, viewer=request.user),
         **(_charts(profile.user) if record else {}),
         **_ratings(profile.user),
     }

@@ -15,6 +15,7 @@ from game.models import DailyDeal, Game, RaceEntry, RaceRoom
 from game.selectors import daily
 from game.selectors.ghosts import (
     GhostPoint,
+    best_ghosts,
     first_move_at,
     ghost_allowed_ids,
     ghost_of,
@@ -177,9 +178,7 @@ def test_the_first_move_is_the_first_entry_that_is_not_a_setting(player):
     assert first_move_at(game_id=game.pk) == game.actions.get(action="stock").at
 
 
-def test_between_cleared_hearts_the_faster_from_its_first_move_wins(
-    player, rival, winnable
-):
+def test_between_cleared_hearts_the_faster_from_its_first_move_wins(player, rival, winnable):
     code, plan = winnable
     ghost = ghost_of(game=played(rival, code, plan, every_s=1.0))
     slower = played(player, code, plan, every_s=1.5)
@@ -220,3 +219,15 @@ def test_a_higher_score_wins_and_equal_scores_short_of_the_heart_tie(player, riv
     Game.objects.filter(pk=same.pk).delete()
     won = played(player, code, plan, every_s=60)
     assert ghost_outcome(ghost=ghost, game_id=won.pk) == "you"
+
+
+def test_a_players_best_ghosts_are_their_best_game_of_each_deal_they_may_race(player, rival):
+    slow = finish(rival, code=CODE, seconds=90)
+    fast = finish(rival, code=CODE, seconds=60)
+    other = finish(rival, code="HH1-N-AAAAAAC", won=False)
+    voided = finish(rival, code="HH1-N-AAAAAAD", voided_at=timezone.now())
+    locked = finish(rival, todays_deal())
+    best = best_ghosts(player=rival, viewer=player)
+    assert [result.pk for result in best] == [fast.pk, other.pk]
+    assert slow.pk not in {r.pk for r in best} and voided.pk not in {r.pk for r in best}
+    assert locked.game_id not in {r.game_id for r in best}  # today's, before the viewer's own
