@@ -20,7 +20,7 @@ True
 """
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 START_RATING = 1500.0
@@ -195,7 +195,9 @@ def _new_volatility(phi: float, sigma: float, variance: float, delta: float, tau
     return math.exp(low / 2)
 
 
-def _upper_bracket(f, a: float, phi: float, variance: float, delta: float, tau: float) -> float:
+def _upper_bracket(
+    f: Callable[[float], float], a: float, phi: float, variance: float, delta: float, tau: float
+) -> float:
     if delta * delta > phi * phi + variance:
         return math.log(delta * delta - phi * phi - variance)
     k = 1

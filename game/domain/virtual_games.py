@@ -23,13 +23,16 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from itertools import groupby
+from typing import Any
 
 from game.domain.glicko2 import (
     START,
     Glicko,
+    Outcome,
     PeriodSums,
     expected_mu,
     g_of,
+    rated,
     rated_by_sums,
     to_mu,
     to_phi,
@@ -57,6 +60,25 @@ def field_rated(field: Sequence[Entrant], *, exact_limit: int = EXACT_LIMIT) -> 
             field, scores, expectations, strict=True
         )
     ]
+
+
+def pairwise_rated(field: Sequence[Entrant]) -> list[Glicko]:
+    """Every entrant's rating after a whole game against every other, decided by place: a
+    race's period, where each pair of racers is a game of its own.
+
+    >>> [round(player.rating) for player in pairwise_rated([(START, 1), (START, 2)])]
+    [1742, 1258]
+    """
+    return [
+        rated(player, [_game(place, other, other_place) for other, other_place in others])
+        for index, (player, place) in enumerate(field)
+        for others in [[*field[:index], *field[index + 1 :]]]
+    ]
+
+
+def _game(place: int, opponent: Glicko, opponent_place: int) -> Outcome:
+    score = 1.0 if place < opponent_place else 0.5 if place == opponent_place else 0.0
+    return Outcome(opponent.rating, opponent.deviation, score)
 
 
 def _score_sums(field: Sequence[Entrant]) -> list[float]:
@@ -135,7 +157,7 @@ def _interpolated(grid: list[tuple[float, float]], at: float) -> tuple[float, fl
     return e0 + (e1 - e0) * share, i0 + (i1 - i0) * share
 
 
-def places(keys: Sequence) -> list[int]:
+def places(keys: Sequence[Any]) -> list[int]:
     """The place of each of these sort keys (smaller is better), as a board numbers them: one
     more than how many are strictly better, so equal keys share a place.
 

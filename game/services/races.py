@@ -27,6 +27,7 @@ from game.selectors.daily import daily_today
 from game.selectors.races import COUNTDOWN, MAX_RACERS, MIN_RACERS, room_racing
 from game.services import LockedGame, game_resign
 from game.services.publish import spectator_opened_deal
+from game.services.ratings import ratings_rate_race
 from game.services.rooms import room_bump, room_bump_if_unchanged
 
 ROOM_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O or 1/I: read aloud, typed on phones
@@ -199,6 +200,7 @@ def _race_abandoned(room: RaceRoom) -> None:
     room.refresh_from_db()  # each resignation's result may have finished the race
     if room.status == Status.RUNNING and not room_racing(room):
         room.status, room.finished_at = Status.FINISHED, timezone.now()
+        ratings_rate_race(room=room)
         room_bump(room)
 
 

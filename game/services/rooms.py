@@ -2,7 +2,8 @@
 end of a race when its last racer finishes, and who waits for a room's deal (and may not open
 it meanwhile).
 
-Imported by result_create (game.services.results), so it imports no other use case.
+Imported by result_create (game.services.results), so it imports no other use case but the
+ratings', which imports none.
 """
 
 from django.utils import timezone
@@ -13,6 +14,7 @@ from game.models import RaceEntry, RaceRoom, Result
 from game.selectors.races import entries_waiting, room_racing
 from game.services.groups import race_group
 from game.services.publish import publish_on_commit
+from game.services.ratings import ratings_rate_race
 
 
 def room_bump(room: RaceRoom) -> None:
@@ -38,7 +40,8 @@ def room_bump_if_unchanged(room: RaceRoom) -> bool:
 
 
 def race_result_recorded(*, result: Result) -> None:
-    """A race game has its result: the room's table changed, and the last one ends the race."""
+    """A race game has its result: the room's table changed, and the last one ends the race,
+    which rates its racers at once."""
     entries = RaceEntry.objects.filter(game_id=result.game_id)
     room_id = entries.values_list("room_id", flat=True).first()
     if room_id is None:
@@ -47,6 +50,7 @@ def race_result_recorded(*, result: Result) -> None:
     if room.status == RaceRoom.Status.RUNNING and not room_racing(room):
         room.status = RaceRoom.Status.FINISHED
         room.finished_at = result.finished_at
+        ratings_rate_race(room=room)
     room_bump(room)
 
 

@@ -1,0 +1,177 @@
+"""Rating periods, written (docs/ratings.md): a day's, once it has ended (ratings_rate_day, run
+by the rate_days command), a finished race's, in the transaction that finishes it
+(ratings_rate_race), and each daily deal's difficulty (deal_rating_seed, then corrected by its
+day). Imports no other use case: the race rooms' bookkeeping, imported by result_create, calls
+it."""
+
+import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from game.domain.deal_difficulty import deal_rated, deal_seed
+from game.domain.glicko2 import START, Glicko, grown
+from game.domain.virtual_games import field_rated, pairwise_rated
+from game.models import DailyDeal, DealRating, RaceRoom, Rating, RatingChange, RatingKind
+from game.selectors.daily import daily_day_end, daily_today
+from game.selectors.par import par_of
+from game.selectors.rating_periods import (
+    Entrant,
+    day_field,
+    day_results,
+    deal_rating_of,
+    race_field,
+    race_rated,
+    ratings_of,
+)
+
+BATCH = 2000  # rows per statement when a day writes its ratings
+DAY = datetime.timedelta(days=1)
+
+
+def ratings_rate_day(*, date: datetime.date) -> bool:
+    """Rate the day's field once, after the day has ended: its players' Daily ratings and its
+    deal's difficulty. True if this call rated it; False for a day not over, without a deal,
+    or rated already (DailyDeal.rated_at), which makes a second run harmless."""
+    if date >= daily_today():
+        return False
+    with transaction.atomic():
+        deal = DailyDeal.objects.select_for_update().filter(date=date).first()
+        if deal is None or deal.rated_at is not None:
+            return False
+        _rate_day(deal)
+        deal.rated_at = timezone.now()
+        deal.save(update_fields=["rated_at"])
+    return True
+
+
+def _rate_day(deal: DailyDeal) -> None:
+    """Every player's rating before the day is their stored one with RD grown by the whole days
+    they sat out since it (START for a newcomer); the players and the deal are rated from those."""
+    field = day_field(daily_id=deal.pk)
+    stored = ratings_of(
+        kind=RatingKind.DAILY, player_ids=day_results(daily_id=deal.pk).values("player_id")
+    )
+    day_start = daily_day_end(deal.date - DAY)
+    before = [_before(stored.get(entrant.player_id), day_start, _whole_days) for entrant in field]
+    after = field_rated(
+        [(rating, entrant.place) for rating, entrant in zip(before, field, strict=True)]
+    )
+    at = daily_day_end(deal.date)
+    if len(field) > 1:
+        _written(RatingKind.DAILY, field, stored, after, at=at, period={"date": deal.date})
+    _deal_rated(deal, field, before, at=at)
+
+
+def ratings_rate_race(*, room: RaceRoom) -> None:
+    """Rate a race that has just finished, in the transaction that finished it: a period for its
+    racers (accounts only), every pair a whole game decided by the table's places. Races are
+    rated in the order they finish; a race rated already is left alone."""
+    if race_rated(room=room):
+        return
+    field = race_field(room=room)
+    if len(field) < 2:
+        return
+    ids = [entrant.player_id for entrant in field]
+    locked = Rating.objects.select_for_update().filter(kind=RatingKind.RACE, player_id__in=ids)
+    stored = {rating.player_id: rating for rating in locked.order_by("player_id")}
+    before = [_before(stored.get(player), room.finished_at, _days_since) for player in ids]
+    after = pairwise_rated(
+        [(rating, entrant.place) for rating, entrant in zip(before, field, strict=True)]
+    )
+    _written(RatingKind.RACE, field, stored, after, at=room.finished_at, period={"room": room})
+
+
+def deal_rating_seed(*, deal: DailyDeal) -> DealRating:
+    """The deal's difficulty as the solver suggests it (from its stored par), created once."""
+    seed = deal_seed(par=par_of(deal.code))
+    row, _ = DealRating.objects.get_or_create(
+        daily=deal,
+        defaults={
+            "seed": seed.rating,
+            "rating": seed.rating,
+            "deviation": seed.deviation,
+            "volatility": seed.volatility,
+        },
+    )
+    return row
+
+
+def _deal_rated(deal: DailyDeal, field: list[Entrant], before: list[Glicko], *, at) -> None:
+    """The deal's difficulty corrected by the day: the players' ratings before the day, and
+    whether each one's result cleared the heart (placed above the deal)."""
+    row = deal_rating_of(daily_id=deal.pk) or deal_rating_seed(deal=deal)
+    if not field:
+        return
+    start = Glicko(row.rating, row.deviation, row.volatility)
+    after = deal_rated(
+        start, [(rating, entrant.won) for rating, entrant in zip(before, field, strict=True)]
+    )
+    row.rating, row.deviation, row.volatility = after.rating, after.deviation, after.volatility
+    row.rated_at = at
+    row.save(update_fields=["rating", "deviation", "volatility", "rated_at"])
+
+
+def _before(stored: Rating | None, start: datetime.datetime, idle) -> Glicko:
+    if stored is None:
+        return START
+    rating = Glicko(stored.rating, stored.deviation, stored.volatility)
+    return grown(rating, idle(stored.rated_at, start))
+
+
+def _whole_days(since: datetime.datetime, until: datetime.datetime) -> int:
+    """Days sat out between two day boundaries (a day of a clock change is 23 or 25 hours)."""
+    return max(round((until - since) / DAY), 0)
+
+
+def _days_since(since: datetime.datetime, until: datetime.datetime) -> int:
+    """Whole days idle, as a player's page grows a shown rating (selectors.ratings)."""
+    return max((until - since).days, 0)
+
+
+def _written(kind: str, field, stored: dict, after: list[Glicko], *, at, period: dict) -> None:
+    """Each entrant's new current rating (one upsert) and its change for the period."""
+    current = [
+        Rating(
+            player_id=entrant.player_id,
+            kind=kind,
+            rating=new.rating,
+            deviation=new.deviation,
+            volatility=new.volatility,
+            games=_games(stored.get(entrant.player_id)) + 1,
+            rated_at=at,
+        )
+        for entrant, new in zip(field, after, strict=True)
+    ]
+    Rating.objects.bulk_create(
+        current,
+        batch_size=BATCH,
+        update_conflicts=True,
+        unique_fields=["player", "kind"],
+        update_fields=["rating", "deviation", "volatility", "games", "rated_at"],
+    )
+    _changes_written(kind, field, stored, after, at=at, period=period)
+
+
+def _changes_written(kind: str, field, stored: dict, after: list[Glicko], *, at, period) -> None:
+    changes = [
+        RatingChange(
+            player_id=entrant.player_id,
+            kind=kind,
+            at=at,
+            rating=new.rating,
+            deviation=new.deviation,
+            delta=new.rating - _rating(stored.get(entrant.player_id)),
+            **period,
+        )
+        for entrant, new in zip(field, after, strict=True)
+    ]
+    RatingChange.objects.bulk_create(changes, batch_size=BATCH)
+
+
+def _games(stored: Rating | None) -> int:
+    return 0 if stored is None else stored.games
+
+
+def _rating(stored: Rating | None) -> float:
+    return START.rating if stored is None else stored.rating
