@@ -1,6 +1,7 @@
 """Racing again: for REMATCH_WINDOW after a race ends, each of its racers who presses "Race
-again" is entered into one new room on a fresh deal, the rematch, which the old room links to
-while its own result table stays at its link.
+again" is entered into one new room on a fresh deal the solver wins, the rematch, which the
+old room links to while its own result table stays at its link. The rematch is a quick room:
+it starts by itself once two are in (race_enter_quick), with no Ready.
 
 Several racers press at once, on different processes: each reads the old room unlocked, and
 the first to link a room of its own by one conditional update (the room has no rematch yet)
@@ -12,13 +13,14 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from game.domain.deal_codes import code_fresh
+from game.domain.deal_codes import code_fresh_winnable
 from game.domain.errors import RaceError
 from game.models import RaceRoom
 from game.selectors.races import rematch_open_until
 from game.services.groups import race_group
 from game.services.publish import publish_on_commit
-from game.services.races import race_join, room_open, room_parse
+from game.services.quick import race_enter_quick
+from game.services.races import room_open, room_parse
 
 Status = RaceRoom.Status
 
@@ -30,8 +32,7 @@ def race_again(*, player, room: str) -> RaceRoom:
         raise RaceError("no_such_room")
     _check_may_race_again(old, player)
     rematch = old.rematch or _rematch_made(old, player)
-    race_join(player=player, room=rematch.room)
-    return rematch
+    return race_enter_quick(player=player, room=rematch)
 
 
 def _check_may_race_again(room: RaceRoom, player) -> None:
@@ -47,7 +48,7 @@ def _check_may_race_again(room: RaceRoom, player) -> None:
 def _rematch_made(old: RaceRoom, player) -> RaceRoom:
     """A new room linked as `old`'s rematch, or the one another racer linked first."""
     with transaction.atomic():
-        made = room_open(code=code_fresh(), fresh=True, creator=player, quick=True)
+        made = room_open(code=code_fresh_winnable(), fresh=True, creator=player, quick=True)
         if _rematch_linked(old, made):
             return made
         transaction.set_rollback(True)  # overtaken: this room was never anyone's

@@ -45,18 +45,22 @@ export function boardCode(race) {
   return room.started && room.code && mine(race)?.game ? room.code : null;
 }
 
-/** Which of the room's buttons show for this viewer. */
+/** Which of the room's buttons show for this viewer: once the race is over its racers may
+ * race again, and everyone else may open a room of their own. */
 export function buttonsFor(race, loggedIn) {
   const { room } = race;
   const lobby = room.status === "lobby";
   const readying = lobby && !room.quick; // a quick room starts by itself: no Join, no Ready
+  const over = ["finished", "expired"].includes(room.status);
   const entry = mine(race);
+  const again = room.status === "finished" && Boolean(entry);
   return {
     join: readying && !entry && race.entries.length < room.max && loggedIn,
     ready: readying && Boolean(entry) && !entry.ready,
     unready: readying && Boolean(entry?.ready),
     leave: lobby && Boolean(entry),
-    again: ["finished", "expired"].includes(room.status),
+    again,
+    open: over && !again,
   };
 }
 

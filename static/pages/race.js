@@ -3,9 +3,10 @@
 // connect and after each change, so a dropped racer who comes back sees the race as it is.
 import { copyText } from "../site/clipboard.js";
 import { readJson } from "../site/dom.js";
-import { gettext } from "../site/i18n.js";
+import { gettext, interpolate } from "../site/i18n.js";
 import { Connection } from "../socket/socket.js";
-import { confirmWith } from "../windows/dialogs.js";
+import { confirmWith, show } from "../windows/dialogs.js";
+import { againLeftS, fillRaceFinish, raceFinish } from "../windows/race-finish.js";
 import { openGame } from "./game.js";
 import {
   applyProgress,
@@ -25,6 +26,7 @@ const ACTIONS = {
   ready: { type: "ready", ready: true },
   unready: { type: "ready", ready: false },
   leave: { type: "leave" },
+  again: { type: "again" },
 };
 const RESIGN_QUESTION = () => gettext("Resign? Your result is what the board shows now.");
 
@@ -45,13 +47,40 @@ function openBoard(page) {
  * take a tap that would go nowhere. */
 function showButtons(page) {
   const shown = buttonsFor(page.race, page.root.dataset.loggedIn === "1");
-  for (const name of ["join", "ready", "unready", "leave"]) {
-    const button = $(`[data-race-do=${name}]`, page.root);
+  for (const name of ["join", "ready", "unready", "leave", "again"]) {
+    const button = $(`.race-actions [data-race-do=${name}]`, page.root);
     if (!button) continue;
     button.hidden = !shown[name];
     button.disabled = !page.online;
   }
-  $("[data-race-again]", page.root).hidden = !shown.again;
+  $("[data-race-finish] [data-race-do=again]", page.root).disabled = !page.online;
+  $("[data-race-new]", page.root).hidden = !shown.open;
+  showRematch(page);
+}
+
+/** Once a racer raced again, the old room links to the rematch, for everyone. */
+function showRematch(page) {
+  const { rematch } = page.race.room;
+  const link = $("[data-race-rematch]", page.root);
+  link.hidden = !rematch;
+  if (!rematch) return;
+  link.href = rematch.url;
+  link.textContent = interpolate(page.labels.rematch, { room: rematch.room });
+}
+
+/** The racer's finish window: it opens once, when this page saw the race end or while the
+ * racers may still race again, and follows the room while it is open (the rating change and
+ * a rematch come after the end). It opens with its socket up, so that its "Race again" is
+ * enabled and takes the focus. */
+function showFinish(page) {
+  const finish = raceFinish(page.race, page.labels);
+  const dialog = $("[data-race-finish]", page.root);
+  if (!finish) return;
+  fillRaceFinish(dialog, finish);
+  if (page.finishShown || !page.online) return;
+  if (!(page.sawRace || againLeftS(page.race) > 0)) return;
+  page.finishShown = true;
+  show(dialog);
 }
 
 function showStatus(page, text = statusText(page.race, page.labels)) {
@@ -81,6 +110,7 @@ function draw(page) {
   showButtons(page);
   showStatus(page);
   showDeal(page);
+  showFinish(page);
 }
 
 function showCountdown(page) {
@@ -90,11 +120,20 @@ function showCountdown(page) {
   if (text !== null && node.textContent !== text) node.textContent = text;
 }
 
+/** A refusal shows where the racer is looking: in the finish window while it is open. */
+function showError(page, message) {
+  const dialog = $("[data-race-finish]", page.root);
+  if (dialog.open) $("[data-slot=error]", dialog).textContent = message;
+  else showStatus(page, message);
+}
+
 function onFrame(page, frame) {
   page.root.dataset.frames = String(++page.frames);
-  if (frame.type === "error") return showStatus(page, frame.message);
+  if (frame.type === "error") return showError(page, frame.message);
+  if (frame.type === "again") return location.assign(frame.url);
   if (frame.type === "room" && applyRoom(page.race, frame)) openBoard(page);
   else if (frame.type === "progress") applyProgress(page.race, frame);
+  page.sawRace ||= page.race.room.status === "running";
   draw(page);
 }
 
@@ -103,6 +142,7 @@ function onStatus(page, online, closeCode, notice) {
   page.online = online;
   page.root.classList.toggle("offline", !online);
   showButtons(page);
+  showFinish(page);
   if (!online && notice?.text) showStatus(page, notice.text);
 }
 
@@ -119,13 +159,17 @@ function boot() {
   const race = createRoom(readJson("race-room"), Number(root.dataset.me) || null);
   const table = new RacersTable(root, labels);
   const page = { root, labels, race, table, game: null, frames: 0, online: false };
+  page.sawRace = race.room.status === "running";
   page.socket = new Connection(root.dataset.wsPath, {
     onFrame: (frame) => onFrame(page, frame),
     onStatus: (...status) => onStatus(page, ...status),
   });
   root.addEventListener("click", (event) => onClick(page, event));
   draw(page);
-  setInterval(() => showCountdown(page), 100);
+  setInterval(() => {
+    showCountdown(page);
+    if ($("[data-race-finish]", root).open) showFinish(page); // the seconds left to race again
+  }, 100);
   page.socket.open();
 }
 

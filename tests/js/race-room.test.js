@@ -94,12 +94,16 @@ test("the lobby offers join to a logged-in visitor and ready or leave to a racer
   const waiting = [entry(1, "Ann", { status: "waiting" })];
   const lobby = room({ status: "lobby", started: false, entries: waiting });
   const visitor = createRoom({ ...lobby, me: null }, 3, NOW);
-  const none = { join: false, ready: false, unready: false, leave: false, again: false };
+  const none = {
+    join: false, ready: false, unready: false, leave: false, again: false, open: false,
+  };
   assert.deepEqual(buttonsFor(visitor, true), { ...none, join: true });
   assert.equal(buttonsFor(visitor, false).join, false);
   const racer = createRoom(lobby, 1, NOW);
   assert.deepEqual(buttonsFor(racer, true), { ...none, ready: true, leave: true });
-  assert.equal(buttonsFor(createRoom(room({ status: "finished" }), 1, NOW), true).again, true);
+  const over = room({ status: "finished" });
+  assert.deepEqual(buttonsFor(createRoom(over, 1, NOW), true), { ...none, again: true });
+  assert.deepEqual(buttonsFor(createRoom(over, 9, NOW), true), { ...none, open: true });
 });
 
 test("a quick room shows no Join and no Ready: it starts by itself", () => {

@@ -1,0 +1,43 @@
+"""A finished race's page: its racers' finish window, in both languages, and the link to the
+rematch once someone raced again, while the room keeps its own table."""
+
+import pytest
+from django.conf import settings
+
+from game.services import rematches
+from tests.services.test_rematches import finished_race
+from tests.site import json_script, logged_in
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_finished_room_holds_the_finish_window_and_links_its_rematch(player, rival):
+    old = finished_race(player, rival)
+    client = logged_in(player)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(f"/race/{old.room}/").content.decode()
+    assert 'id="race-finish"' in page and 'aria-labelledby="race-finish-title"' in page
+    assert "data-race-rematch hidden" in page
+    rematch = rematches.race_again(player=rival, room=old.room)
+    page = client.get(f"/race/{old.room}/").content.decode()
+    assert f'href="/race/{rematch.room}/">Rematch: {rematch.room}</a>' in page
+    snapshot = json_script(page, "race-room")
+    assert snapshot["status"] == "finished" and snapshot["rematch"]["room"] == rematch.room
+    assert [e["state"] for e in snapshot["entries"]] == ["resigned", "resigned"]
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Race again", "See the table", "Place", "You won the race!"]),
+        ("ms", ["Berlumba lagi", "Lihat jadual", "Tempat", "Anda memenangi perlumbaan!"]),
+    ],
+)
+def test_the_finish_window_speaks_the_players_language(player, rival, language, words):
+    old = finished_race(player, rival)
+    client = logged_in(player)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get(f"/race/{old.room}/").content.decode()
+    labels = json_script(page, "race-labels")
+    assert all(word in page for word in words[:3])
+    assert labels["finish_won"] == words[3]
