@@ -6,7 +6,7 @@ import statistics
 import pytest
 
 from game.domain.glicko2 import PROVISIONAL_DEVIATION, START, Glicko, Outcome, is_provisional, rated
-from game.domain.virtual_games import EXACT_LIMIT, field_rated, places
+from game.domain.virtual_games import EXACT_LIMIT, field_rated, pairwise_rated, places
 
 
 def random_field(size: int, seed: int) -> list[tuple[Glicko, int]]:
@@ -76,3 +76,9 @@ def test_a_lone_entrant_has_no_games():
 
 def test_places_share_a_place_on_equal_keys():
     assert places([(-250, 9), (-10, 1), (-250, 9), (-250, 3)]) == [2, 4, 2, 1]
+
+
+def test_a_races_pairs_are_whole_games():
+    winner, loser = pairwise_rated([(START, 1), (Glicko(1600, 80, 0.06), 2)])
+    assert winner == rated(START, [Outcome(1600, 80, 1)])
+    assert loser == rated(Glicko(1600, 80, 0.06), [Outcome(START.rating, START.deviation, 0)])
