@@ -65,8 +65,8 @@ class Point:
 @dataclass(frozen=True)
 class LineChart:
     points: list[Point]
-    low: float  # the value at the plot's baseline
-    high: float  # the value at its top
+    low: float  # the value of the lowest point's height (LINE_LOW)
+    high: float  # the value at the plot's top
     width: int = WIDTH
     height: int = HEIGHT
     top: int = TOP
@@ -80,11 +80,20 @@ class LineChart:
 
 
 LINE_MARGIN = 6  # the room left at either end, so a first or last point is not clipped
+LINE_LOW = BOTTOM - 14  # the lowest point's height: the band below it holds the low value
 LINE_MIN_SPAN = 100.0  # a flat line's scale: values that hardly move are drawn flat, not jagged
 
 
 def line_chart(items: Sequence[Any], values: Sequence[float]) -> LineChart:
-    """One point per item, evenly spaced left to right, scaled between the values' extremes."""
+    """One point per item, evenly spaced left to right, scaled between the values' extremes;
+    values that hardly move are drawn about the middle, on a scale of LINE_MIN_SPAN.
+
+    >>> chart = line_chart(["a", "b", "c"], [1500, 1600, 1550])
+    >>> [(round(p.x), round(p.y)) for p in chart.points], chart.low, chart.high
+    ([(6, 90), (150, 14), (294, 52)], 1500, 1600)
+    >>> [round(p.y) for p in line_chart(["a", "b"], [1500, 1510]).points]
+    [56, 48]
+    """
     low, high = min(values, default=0.0), max(values, default=0.0)
     if high - low < LINE_MIN_SPAN:
         middle = (high + low) / 2
@@ -98,4 +107,4 @@ def line_chart(items: Sequence[Any], values: Sequence[float]) -> LineChart:
 
 
 def _height_of(value: float, low: float, high: float) -> float:
-    return BOTTOM - (value - low) / (high - low) * (BOTTOM - TOP)
+    return LINE_LOW - (value - low) / (high - low) * (LINE_LOW - TOP)
