@@ -152,16 +152,16 @@ def open_page(server, browser, logins):
 
 @pytest.fixture
 def page_of(server, browser, logins):
-    """page_of(user or None, device) -> a page on the live server, logged in as `user`: one
-    browser context each, as two people on two devices."""
+    """page_of(user or None, device, **context options) -> a page on the live server, logged
+    in as `user`: one browser context each, as two people on two devices."""
     from tests.e2e.board import log_in
 
     contexts, errors = [], []
 
-    def page_of(user, device=DESKTOP):
+    def page_of(user, device=DESKTOP, **options):
         state = logins.get(user) if user else None
         context = browser.new_context(
-            base_url=server.url, locale="en-US", storage_state=state, **device
+            base_url=server.url, locale="en-US", storage_state=state, **device, **options
         )
         context.set_default_timeout(10_000)
         contexts.append(context)
