@@ -75,7 +75,8 @@ function startCountdown(section, nextDealAt, state) {
 
 /** The deal's difficulty on the players' rating scale, once the day's deal has one. */
 function fillDifficulty(section, difficulty) {
-  slot(section, "difficulty-box").hidden = difficulty == null;
+  const box = slot(section, "difficulty-box");
+  if (box) box.hidden = difficulty == null;
   put(section, "difficulty", difficulty == null ? "" : String(difficulty));
 }
 
