@@ -40,16 +40,21 @@ function show(panel, frame) {
   panel.dataset.t = String(frame.t_ms);
 }
 
-/** The panel's handler of the socket's frames other than the board's own. */
+/** The panel's handler of the socket's frames other than the board's own. The panel's line
+ * keeps what stays true (the ghost's finish, then the winner); screen readers hear each news. */
 export function bindGhost(panel) {
-  const say = panel.querySelector("[data-ghost-say]");
+  const line = panel.querySelector("[data-ghost-say]");
+  const live = panel.querySelector("[data-ghost-live]");
   let last = { t_ms: 0, heart_left: HEART, score: 0, moves: 0 };
   return (frame) => {
     if (frame.type !== "ghost" && frame.type !== "ghost_end") return;
-    const news = frame.type === "ghost_end" ? winnerText(frame.winner) : ghostNews(last, frame);
+    const ended = frame.type === "ghost_end";
+    const news = ended ? winnerText(frame.winner) : ghostNews(last, frame);
+    if (last.moves === 0 && frame.moves > 0) line.textContent = gettext("Racing the ghost.");
     show(panel, frame);
     last = frame;
-    if (frame.type === "ghost_end") panel.dataset.winner = frame.winner;
-    if (news) say.textContent = news;
+    if (ended) panel.dataset.winner = frame.winner;
+    if (ended || frame.heart_left === 0) line.textContent = news || line.textContent;
+    if (news) live.textContent = news;
   };
 }
