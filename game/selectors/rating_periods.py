@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
+from game.domain.glicko2 import Glicko
 from game.domain.virtual_games import places
 from game.models import (
     DailyDeal,
@@ -71,11 +72,27 @@ def _sort_key(values: tuple, order: tuple[str, ...]) -> tuple:
     )
 
 
-def ratings_of(*, kind: str, player_ids) -> dict[int, Rating]:
+@dataclass(frozen=True)
+class StoredRating:
+    """A player's stored rating and the end of its latest period (RD grows from there)."""
+
+    glicko: Glicko
+    rated_at: datetime.datetime
+
+
+def ratings_of(*, kind: str, player_ids, locked: bool = False) -> dict[int, StoredRating]:
     """The stored ratings of `kind` of these players (ids, or a query of them) by player; a
-    player never rated has none."""
+    player never rated has none. `locked` holds their rows until the caller's transaction
+    ends, in the players' order, so that two periods of one player are written one after the
+    other. Read as plain rows: a day reads 100,000 of them."""
     rows = Rating.objects.filter(kind=kind, player_id__in=player_ids)
-    return {rating.player_id: rating for rating in rows}
+    if locked:
+        rows = rows.select_for_update().order_by("player_id")
+    fields = ("player_id", "rating", "deviation", "volatility", "rated_at")
+    return {
+        player: StoredRating(Glicko(rating, deviation, volatility), rated_at)
+        for player, rating, deviation, volatility, rated_at in rows.values_list(*fields)
+    }
 
 
 def deal_rating_of(*, daily_id: int) -> DealRating | None:

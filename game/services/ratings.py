@@ -12,11 +12,12 @@ from django.utils import timezone
 from game.domain.deal_difficulty import deal_rated, deal_seed
 from game.domain.glicko2 import START, Glicko, grown
 from game.domain.virtual_games import field_rated, pairwise_rated
-from game.models import DailyDeal, DealRating, RaceRoom, Rating, RatingChange, RatingKind
+from game.models import DailyDeal, DealRating, RaceRoom, RatingKind
 from game.selectors.daily import daily_day_end, daily_today
 from game.selectors.par import par_of
 from game.selectors.rating_periods import (
     Entrant,
+    StoredRating,
     day_field,
     day_results,
     deal_rating_of,
@@ -24,8 +25,8 @@ from game.selectors.rating_periods import (
     race_rated,
     ratings_of,
 )
+from game.storage.rating_rows import RatingRow, rating_rows_write
 
-BATCH = 2000  # rows per statement when a day writes its ratings
 DAY = datetime.timedelta(days=1)
 
 
@@ -59,7 +60,7 @@ def _rate_day(deal: DailyDeal) -> None:
     )
     at = daily_day_end(deal.date)
     if len(field) > 1:
-        _written(RatingKind.DAILY, field, stored, after, at=at, period={"date": deal.date})
+        _written(RatingKind.DAILY, field, stored, after, at=at, date=deal.date)
     _deal_rated(deal, field, before, at=at)
 
 
@@ -73,13 +74,12 @@ def ratings_rate_race(*, room: RaceRoom) -> None:
     if len(field) < 2:
         return
     ids = [entrant.player_id for entrant in field]
-    locked = Rating.objects.select_for_update().filter(kind=RatingKind.RACE, player_id__in=ids)
-    stored = {rating.player_id: rating for rating in locked.order_by("player_id")}
+    stored = ratings_of(kind=RatingKind.RACE, player_ids=ids, locked=True)
     before = [_before(stored.get(player), room.finished_at, _days_since) for player in ids]
     after = pairwise_rated(
         [(rating, entrant.place) for rating, entrant in zip(before, field, strict=True)]
     )
-    _written(RatingKind.RACE, field, stored, after, at=room.finished_at, period={"room": room})
+    _written(RatingKind.RACE, field, stored, after, at=room.finished_at, room_id=room.pk)
 
 
 def deal_rating_seed(*, deal: DailyDeal) -> DealRating:
@@ -112,11 +112,8 @@ def _deal_rated(deal: DailyDeal, field: list[Entrant], before: list[Glicko], *, 
     row.save(update_fields=["rating", "deviation", "volatility", "rated_at"])
 
 
-def _before(stored: Rating | None, start: datetime.datetime, idle) -> Glicko:
-    if stored is None:
-        return START
-    rating = Glicko(stored.rating, stored.deviation, stored.volatility)
-    return grown(rating, idle(stored.rated_at, start))
+def _before(stored: StoredRating | None, start: datetime.datetime, idle) -> Glicko:
+    return START if stored is None else grown(stored.glicko, idle(stored.rated_at, start))
 
 
 def _whole_days(since: datetime.datetime, until: datetime.datetime) -> int:
@@ -129,49 +126,21 @@ def _days_since(since: datetime.datetime, until: datetime.datetime) -> int:
     return max((until - since).days, 0)
 
 
-def _written(kind: str, field, stored: dict, after: list[Glicko], *, at, period: dict) -> None:
-    """Each entrant's new current rating (one upsert) and its change for the period."""
-    current = [
-        Rating(
-            player_id=entrant.player_id,
-            kind=kind,
-            rating=new.rating,
-            deviation=new.deviation,
-            volatility=new.volatility,
-            games=_games(stored.get(entrant.player_id)) + 1,
-            rated_at=at,
+def _written(kind: str, field, stored: dict, after: list[Glicko], *, at, **period) -> None:
+    """Each entrant's new current rating and its change for the period (a day's `date` or a
+    race's `room_id`)."""
+    rows = [
+        RatingRow(
+            entrant.player_id,
+            new.rating,
+            new.deviation,
+            new.volatility,
+            new.rating - _before_rating(stored.get(entrant.player_id)),
         )
         for entrant, new in zip(field, after, strict=True)
     ]
-    Rating.objects.bulk_create(
-        current,
-        batch_size=BATCH,
-        update_conflicts=True,
-        unique_fields=["player", "kind"],
-        update_fields=["rating", "deviation", "volatility", "games", "rated_at"],
-    )
-    _changes_written(kind, field, stored, after, at=at, period=period)
+    rating_rows_write(rows, kind=kind, at=at, **period)
 
 
-def _changes_written(kind: str, field, stored: dict, after: list[Glicko], *, at, period) -> None:
-    changes = [
-        RatingChange(
-            player_id=entrant.player_id,
-            kind=kind,
-            at=at,
-            rating=new.rating,
-            deviation=new.deviation,
-            delta=new.rating - _rating(stored.get(entrant.player_id)),
-            **period,
-        )
-        for entrant, new in zip(field, after, strict=True)
-    ]
-    RatingChange.objects.bulk_create(changes, batch_size=BATCH)
-
-
-def _games(stored: Rating | None) -> int:
-    return 0 if stored is None else stored.games
-
-
-def _rating(stored: Rating | None) -> float:
-    return START.rating if stored is None else stored.rating
+def _before_rating(stored: StoredRating | None) -> float:
+    return START.rating if stored is None else stored.glicko.rating

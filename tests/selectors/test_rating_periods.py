@@ -7,6 +7,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from game.domain.glicko2 import Glicko
 from game.models import Game, Guest, RaceEntry, RaceRoom, Rating
 from game.selectors.rating_periods import (
     Entrant,
@@ -74,7 +75,9 @@ def test_stored_ratings_are_read_by_player_and_kind(player, rival):
         rated_at=timezone.now(),
     )
     assert ratings_of(kind="daily", player_ids=[player.pk, rival.pk]) == {}
-    assert ratings_of(kind="race", player_ids=[player.pk, rival.pk])[player.pk].rating == 1600
+    stored = ratings_of(kind="race", player_ids=[player.pk, rival.pk])
+    assert list(stored) == [player.pk]
+    assert stored[player.pk].glicko == Glicko(1600, 90, 0.06)
 
 
 def test_the_days_to_rate_are_the_ended_unrated_ones_whose_ranked_games_are_over(player):
