@@ -25,11 +25,14 @@ export function ghostNews(before, now) {
   return "";
 }
 
-/** The sentence for the race's end: `winner` is "you", "ghost" or "tie". */
-export function winnerText(winner) {
-  if (winner === "you") return gettext("You beat the ghost!");
+/** The sentence for the race's end (a ghost_end frame: `winner` is "you", "ghost" or "tie",
+ * and the numbers are where the ghost ended, which the panel then shows). */
+export function winnerText({ winner, heart_left: left, t_ms: ms }) {
   if (winner === "tie") return gettext("A tie with the ghost.");
-  return gettext("The ghost won this race.");
+  if (winner === "ghost") return gettext("The ghost won this race.");
+  if (left !== 0) return gettext("You beat the ghost!");
+  const text = gettext("You beat the ghost! It took %(time)s to clear the heart.");
+  return interpolate(text, { time: clock(ms) }, true);
 }
 
 function show(panel, frame) {
@@ -49,7 +52,7 @@ export function bindGhost(panel) {
   return (frame) => {
     if (frame.type !== "ghost" && frame.type !== "ghost_end") return;
     const ended = frame.type === "ghost_end";
-    const news = ended ? winnerText(frame.winner) : ghostNews(last, frame);
+    const news = ended ? winnerText(frame) : ghostNews(last, frame);
     if (last.moves === 0 && frame.moves > 0) line.textContent = gettext("Racing the ghost.");
     show(panel, frame);
     last = frame;

@@ -39,15 +39,19 @@ print(game.pk)
 """
 
 
+def recorded(server, code: str, plan, gap: float) -> int:
+    """Gus's won game of `code`, its taps `gap` seconds apart: its id."""
+    script = RECORD.format(player="gus", code=code, plan=list(plan), gap=gap)
+    return int(manage(server.env, "shell", "-c", script).strip().splitlines()[-1])
+
+
 @pytest.fixture(scope="module")
 def ghost(live_server_process):
     """(code, game id, its plan): a won game by Gus to race, and the players who race it."""
-    create_users(live_server_process, ["gus", "hana", "ivo"])
+    create_users(live_server_process, ["gus", "hana", "ivo", "jun"])
     code = next(c for c in deals.codes(24) if engine.solve(c, key=deals.DEAL_KEY))
     plan = engine.solve(code, key=deals.DEAL_KEY)
-    script = RECORD.format(player="gus", code=code, plan=list(plan), gap=GAP_S)
-    output = manage(live_server_process.env, "shell", "-c", script)
-    return code, int(output.strip().splitlines()[-1]), plan
+    return code, recorded(live_server_process, code, plan, GAP_S), plan
 
 
 def stat(page, name: str) -> str:
@@ -104,3 +108,19 @@ def test_the_ghost_panel_on_a_phone_in_both_themes(open_page, ghost, artifacts, 
         page.wait_for_timeout(250)
         page.screenshot(path=str(artifacts / f"ghost-phone-{locale[:2]}-{scheme}.png"))
         assert axe_violations(page, "[data-ghost]") == [], scheme
+
+
+def test_clearing_the_heart_before_a_slow_ghost_beats_it(open_page, ghost, server, artifacts):
+    code, _, plan = ghost
+    slow = recorded(server, code, plan, 3.0)  # its win took over five minutes
+    board = open_page("jun", f"/play/{code}/?ghost={slow}", color_scheme="dark")
+    board.play(plan)
+    panel = board.page.locator("[data-ghost]")
+    expect(panel).to_have_attribute("data-winner", "you")
+    expect(panel.locator("[data-ghost-say]")).to_have_text(
+        re.compile(r"^You beat the ghost! It took [5-9]:\d\d to clear the heart\.$")
+    )
+    board.page.locator("#h2h-win form.h2h-close button").click()
+    board.page.evaluate("window.scrollTo(0, 0)")
+    board.page.wait_for_timeout(400)  # the last pair's removal
+    board.page.screenshot(path=str(artifacts / "ghost-beaten-desktop-dark.png"))

@@ -61,8 +61,11 @@ test("frames that are not the ghost's are left alone", () => {
   assert.equal(stat("moves"), "0");
 });
 
-test("the winner's words", () => {
-  assert.equal(winnerText("you"), "You beat the ghost!");
-  assert.equal(winnerText("tie"), "A tie with the ghost.");
+test("the winner's words say how long a beaten ghost took, if it cleared the heart", () => {
+  const end = (winner, heart_left) => ({ type: "ghost_end", winner, heart_left, t_ms: 318_000 });
+  assert.equal(winnerText(end("you", 4)), "You beat the ghost!");
+  assert.equal(winnerText(end("you", 0)), "You beat the ghost! It took 5:18 to clear the heart.");
+  assert.equal(winnerText(end("tie", 0)), "A tie with the ghost.");
+  assert.equal(winnerText(end("ghost", 0)), "The ghost won this race.");
   assert.equal(ghostNews(at(0, 25, 0, 3), at(10, 25, 0, 4)), "");
 });
