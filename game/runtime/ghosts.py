@@ -9,11 +9,14 @@ cancelled when the socket closes or the player's game ends.
 
 import asyncio
 import datetime
+import logging
 from collections.abc import Awaitable, Callable
 
 from django.utils import timezone
 
 from game.selectors.ghosts import Ghost, GhostPoint
+
+logger = logging.getLogger(__name__)
 
 Send = Callable[[dict], Awaitable[None]]
 
@@ -54,6 +57,7 @@ class GhostRun:
             return
         self.first_move = first_move
         self.task = asyncio.create_task(self._play())
+        self.task.add_done_callback(_reported)
 
     def stop(self) -> None:
         if self.task is not None:
@@ -74,3 +78,9 @@ class GhostRun:
             while (wait_ms := point.t_ms - self._elapsed_ms()) > 0:
                 await asyncio.sleep(wait_ms / 1000)
             await self.send(ghost_frame(point))
+
+
+def _reported(task: asyncio.Task) -> None:
+    """A playback that failed is logged: the game itself goes on without it."""
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("a ghost's playback failed", exc_info=task.exception())
