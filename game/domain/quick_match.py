@@ -8,8 +8,9 @@ served first: into the room counting down, with a seat, closest to their rating 
 (highest minus lowest rating) with them stays within JOIN_SHARE of their window, or else
 with the players closest to them, as many as fit (at most MAX_RACERS) while the group's span
 stays within every member's window. Joining asks a closer fit than pairing, so that a room
-does not drift apart as it fills: with the whole window, a simulation of 20 arrivals a minute
-rated N(1500, 300) put the median span of a race at 240-250; with three quarters, at 195-200,
+does not drift apart as it fills: with the whole window, 20 arrivals a minute rated
+N(1500, 300) (bench.matchmaking_model) put the median span of a race at 240-250; with three
+quarters, at 195-200,
 for about a second more at the 95th percentile of the time to the start.
 
 >>> waiters = [Waiter("a", 1500, 0), Waiter("b", 1650, 0), Waiter("c", 2100, 0)]
