@@ -5,9 +5,9 @@ in ASCII); its first 8 bytes, big-endian, modulo 26**7 are the seed of the code 
 (letters big-endian, A = 0). The first candidate, from n = 0, that the solver wins is the day's
 code (docs/protocol.md, "The daily deal"). Without the key nobody can know a day's code early.
 Certifying the day's code also stores its par (DealPar: the runtime's par search hears
-`deal_certified`), shown to a player only after their game of it ends, and seeds the deal's
-difficulty from it (game.services.ratings). The calendar and the stored deals are read by
-game.selectors.daily.
+`deal_certified`), shown to a player only after their game of it ends, and the deal's
+difficulty is seeded from its shortest winning line (game.services.ratings). The calendar and
+the stored deals are read by game.selectors.daily.
 """
 
 import datetime
@@ -55,5 +55,5 @@ def daily_deal(day: datetime.date | None = None) -> DailyDeal:
     code = daily_code(day)
     deal_certified.send(sender=None, code=code)  # its par is known from the start
     deal, _ = DailyDeal.objects.get_or_create(date=day, defaults={"code": code})
-    deal_rating_seed(deal=deal)  # its difficulty, seeded from that par
+    deal_rating_seed(deal=deal)  # shown to its players from their game's end
     return deal

@@ -6,15 +6,15 @@ it."""
 
 import datetime
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from game.domain.deal_difficulty import deal_rated, deal_seed
+from game.domain.deal_difficulty import deal_line, deal_rated, deal_seed
 from game.domain.glicko2 import START, Glicko, grown
 from game.domain.virtual_games import field_rated, pairwise_rated
 from game.models import DailyDeal, DealRating, RaceRoom, RatingKind
 from game.selectors.daily import daily_day_end, daily_today
-from game.selectors.par import par_of
 from game.selectors.rating_periods import (
     Entrant,
     StoredRating,
@@ -83,8 +83,11 @@ def ratings_rate_race(*, room: RaceRoom) -> None:
 
 
 def deal_rating_seed(*, deal: DailyDeal) -> DealRating:
-    """The deal's difficulty as the solver suggests it (from its stored par), created once."""
-    seed = deal_seed(par=par_of(deal.code))
+    """The deal's difficulty as the solver suggests it (its shortest line's par and passes
+    through the stock), created once: when its day is first dealt, or else when it is rated."""
+    if (row := deal_rating_of(daily_id=deal.pk)) is not None:
+        return row
+    seed = deal_seed(deal_line(deal.code, key=settings.DEAL_KEY))
     row, _ = DealRating.objects.get_or_create(
         daily=deal,
         defaults={
@@ -100,7 +103,7 @@ def deal_rating_seed(*, deal: DailyDeal) -> DealRating:
 def _deal_rated(deal: DailyDeal, field: list[Entrant], before: list[Glicko], *, at) -> None:
     """The deal's difficulty corrected by the day: the players' ratings before the day, and
     whether each one's result cleared the heart (placed above the deal)."""
-    row = deal_rating_of(daily_id=deal.pk) or deal_rating_seed(deal=deal)
+    row = deal_rating_seed(deal=deal)
     if not field:
         return
     start = Glicko(row.rating, row.deviation, row.volatility)

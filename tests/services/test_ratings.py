@@ -10,13 +10,21 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from game import services
-from game.domain.deal_difficulty import deal_seed
-from game.domain.glicko2 import START, Glicko, Outcome, grown, is_provisional, rated
-from game.models import DealPar, DealRating, Game, Guest, RaceRoom, Rating, RatingChange
+from game.domain.deal_difficulty import SEED_DEVIATION, deal_line, deal_seed
+from game.domain.glicko2 import (
+    START,
+    START_VOLATILITY,
+    Glicko,
+    Outcome,
+    grown,
+    is_provisional,
+    rated,
+)
+from game.models import DealRating, Game, Guest, RaceRoom, Rating, RatingChange
 from game.selectors.daily import daily_day_end
 from game.services import races
 from game.services.daily import daily_deal
-from game.services.ratings import deal_rating_seed, ratings_rate_day
+from game.services.ratings import ratings_rate_day
 from tests.selectors.history import TODAY, deal_on, december_the_tenth, finish  # noqa: F401
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("december_the_tenth")]
@@ -166,20 +174,19 @@ def test_the_command_rates_every_ended_day_once_its_ranked_games_are_over(player
     assert output.getvalue().endswith("0 days rated\n")
 
 
-def test_a_deals_difficulty_is_seeded_from_its_par_when_the_day_is_first_dealt():
-    code = services.daily.daily_code(TODAY)
-    DealPar.objects.create(code=code, par=98)  # as the par search stores it on certification
+def test_a_deals_difficulty_is_seeded_from_its_solvers_line_when_the_day_is_first_dealt(
+    settings,
+):
     deal = daily_deal(TODAY)
     difficulty = DealRating.objects.get(daily=deal)
-    assert difficulty.seed == difficulty.rating == deal_seed(par=98).rating
+    seed = deal_seed(deal_line(deal.code, key=settings.DEAL_KEY))
+    assert difficulty.seed == difficulty.rating == seed.rating
+    assert difficulty.deviation == SEED_DEVIATION
     assert difficulty.rated_at is None
 
 
 def test_a_deal_beaten_by_more_players_than_expected_grows_easier(make_player):
     easy, hard = deal_on(YESTERDAY), deal_on(YESTERDAY - datetime.timedelta(days=1))
-    for deal in (easy, hard):
-        DealPar.objects.create(code=deal.code, par=78)
-        deal_rating_seed(deal=deal)
     for n in range(10):
         racer = make_player(f"p{n}")
         finish(racer, easy, won=n < 9, seconds=30 + n)  # nine of ten cleared the heart
@@ -187,8 +194,9 @@ def test_a_deal_beaten_by_more_players_than_expected_grows_easier(make_player):
     ratings_rate_day(date=hard.date)
     ratings_rate_day(date=YESTERDAY)
     easy_rating, hard_rating = (DealRating.objects.get(daily=deal) for deal in (easy, hard))
-    assert easy_rating.rating < easy_rating.seed == hard_rating.seed < hard_rating.rating
-    assert easy_rating.deviation < deal_seed(par=78).deviation
+    assert easy_rating.rating < easy_rating.seed
+    assert hard_rating.rating > hard_rating.seed
+    assert easy_rating.deviation < SEED_DEVIATION
     assert easy_rating.rated_at == daily_day_end(YESTERDAY)
 
 
@@ -198,9 +206,10 @@ def test_the_deal_is_rated_from_the_players_ratings_before_the_day(player, rival
     finish(player, deal, seconds=30)
     finish(rival, deal, won=False)
     ratings_rate_day(date=YESTERDAY)
-    seed = deal_seed(par=None)
-    games = [Outcome(2000, grown(Glicko(2000, 50, 0.06), 0).deviation, 0), Outcome(1500, 500, 1)]
-    assert DealRating.objects.get(daily=deal).rating == pytest.approx(rated(seed, games).rating)
+    difficulty = DealRating.objects.get(daily=deal)
+    seed = Glicko(difficulty.seed, SEED_DEVIATION, START_VOLATILITY)
+    games = [Outcome(2000, 50, 0), Outcome(START.rating, START.deviation, 1)]
+    assert difficulty.rating == pytest.approx(rated(seed, games).rating)
 
 
 def raced(player, rival, *, first_after: int, second_after: int) -> RaceRoom:
