@@ -83,6 +83,14 @@ def quick_enqueue(*, player, channel: str) -> str | None:
         return None
 
 
+def quick_requeue(*, player, channel: str) -> None:
+    """Queue again the player of a socket whose entry expired while its process could not
+    renew it (the database away for longer than LEASE), unless another socket of theirs
+    holds their place now."""
+    if not QuickEntry.objects.filter(player=player).exists():
+        quick_enqueue(player=player, channel=channel)
+
+
 def quick_leave(*, player, channel: str) -> None:
     """The socket on `channel` closed before a match: its player leaves the queue (unless a
     newer socket holds their place)."""

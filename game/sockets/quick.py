@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from game.runtime.quick import quick_queue
 from game.selectors.quick import ghost_offer_url, quick_waited_s
-from game.services.quick import QuickRound, quick_enqueue, quick_leave
+from game.services.quick import QuickRound, quick_enqueue, quick_leave, quick_requeue
 from game.sockets.public import PublicSocket
 from game.storage.db import db
 
@@ -46,7 +46,9 @@ class QuickConsumer(PublicSocket):
     async def quick_seen(self, found: QuickRound) -> None:
         """A round of this process's queue: matched, or how many wait, or a ghost to race."""
         entry = found.entries.get(self.channel_name)
-        if entry is not None and entry.room_id:
+        if entry is None:  # expired while the database was away, or a newer tab holds it
+            await db(quick_requeue)(player=self.user, channel=self.channel_name)
+        elif entry.room_id:
             return await self.send_matched(entry.room.room)
         if found.waiting != self.waiting:
             self.waiting = found.waiting

@@ -258,3 +258,20 @@ def test_nobody_joins_a_quick_room_or_gets_ready_in_it(make_player, clock):
         with pytest.raises(GameError) as caught:
             action(player=bea if action is races.race_join else ann, room=room.room, **arguments)
         assert caught.value.code == "quick_room"
+
+
+def test_a_socket_whose_entry_expired_while_the_database_was_away_is_queued_again(
+    make_player, clock
+):
+    ann = make_player("ann")
+    queued(ann)
+    QuickEntry.objects.all().delete()  # expired: another process's round dropped it
+    quick.quick_requeue(player=ann, channel="ch.ann")
+    assert QuickEntry.objects.get(player=ann).channel == "ch.ann"
+
+
+def test_an_older_tab_never_takes_the_place_a_newer_tab_holds(make_player, clock):
+    ann = make_player("ann")
+    quick.quick_enqueue(player=ann, channel="ch.new")
+    quick.quick_requeue(player=ann, channel="ch.old")
+    assert QuickEntry.objects.get(player=ann).channel == "ch.new"

@@ -137,3 +137,13 @@ async def test_a_long_wait_with_nobody_to_match_offers_a_ghost_race(make_player,
     assert await entries() == 1  # still queued
     assert await socket.receive_nothing(timeout=0.3)  # offered once
     await socket.disconnect()
+
+
+async def test_a_socket_whose_entry_was_dropped_is_queued_again_by_its_next_round(make_player):
+    (ann,) = await cookies(make_player, "ann")
+    socket = await connect(PATH, ann)
+    await frame_of(socket, "queued")
+    await database_sync_to_async(QuickEntry.objects.all().delete)()  # its lease ran out
+    assert (await frame_of(socket, "queued"))["waiting"] == 0  # the round that saw it gone
+    assert (await frame_of(socket, "queued"))["waiting"] == 1  # queued again
+    await socket.disconnect()
