@@ -90,3 +90,18 @@ def check_email_leaves_the_server(app_configs, **kwargs):
             )
         ]
     return []
+
+
+@register(deploy=True)
+def check_quick_race_runs_on_the_wall_clock(app_configs, **kwargs):
+    """A faster quick-race clock is for the matchmaking benchmark: on a site it would cut
+    every countdown and widen every window too soon."""
+    if settings.QUICK_RACE_SPEED != 1:
+        return [
+            Error(
+                "The quick race's clock does not run at the wall clock's pace.",
+                hint="Leave H2H_QUICK_RACE_SPEED unset (1) on a site.",
+                id="h2h.E007",
+            )
+        ]
+    return []

@@ -269,6 +269,8 @@ REALTIME_SOCKETS_PER_ADDRESS = int(os.environ.get("H2H_REALTIME_SOCKETS_PER_ADDR
 # windows, its rooms' countdown, its ghost offer and its rounds (game/services/quick.py).
 # Always 1 on a site; the matchmaking benchmark speeds it up (docs/performance.md).
 QUICK_RACE_SPEED = float(os.environ.get("H2H_QUICK_RACE_SPEED", "1"))
+if not QUICK_RACE_SPEED > 0:  # spans are divided by it: 0 or less has no meaning
+    raise ImproperlyConfigured("H2H_QUICK_RACE_SPEED must be a number above 0 (1 on a site)")
 
 # Each process records that it is alive every 2 s, so that outages are left out of games'
 # times (game/runtime/server_beat.py); off in the tests, whose clocks and rows are their own.

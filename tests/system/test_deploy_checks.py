@@ -136,6 +136,18 @@ def test_a_pool_smaller_than_the_database_threads_is_an_error(settings, pool, er
     assert [e.id for e in checks.check_the_pool_holds_the_database_threads(None)] == errors
 
 
+@pytest.mark.parametrize(("speed", "errors"), [(5.0, ["h2h.E007"]), (1.0, [])])
+def test_a_quick_race_clock_faster_than_the_wall_clock_is_an_error(settings, speed, errors):
+    settings.QUICK_RACE_SPEED = speed
+    assert [e.id for e in checks.check_quick_race_runs_on_the_wall_clock(None)] == errors
+
+
+def test_a_quick_race_clock_that_does_not_run_forward_refuses_to_start():
+    outcome = run_manage("check", H2H_QUICK_RACE_SPEED="0")
+    assert outcome.returncode != 0
+    assert "H2H_QUICK_RACE_SPEED must be a number above 0" in outcome.stderr
+
+
 @pytest.mark.django_db
 def test_responses_carry_the_security_headers(client):
     response = client.get("/")
