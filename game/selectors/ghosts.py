@@ -10,16 +10,18 @@ race still being run. One rule (`ghost_refusal`) decides for the play page, the 
 and the pages that link to ghosts.
 """
 
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
 from django.conf import settings
+from django.urls import reverse
 
 from game import engine
 from game.domain.deal_codes import code_parse
 from game.domain.errors import GhostError
-from game.models import Action, Game, Profile, Result
+from game.models import Action, Game, Profile, RaceRoom, Result
 from game.selectors.daily import daily_today
 from game.selectors.races import racing_game_ids
 from game.selectors.standing import standing_results
@@ -27,6 +29,7 @@ from game.selectors.standing import standing_results
 # Log entries that change a setting, not the game: a game's clock starts at its first move.
 SETTINGS_ACTIONS = ("help-on", "help-off")
 BEST_GAMES = 5  # the best games a player's page offers as ghosts
+GHOST_CHOICES = 200  # the ghost offered after a long wait: of a deal won among the latest this many
 
 
 class GhostPoint(NamedTuple):
@@ -205,3 +208,20 @@ def ghost_outcome(*, ghost: Ghost, game_id: int) -> str | None:
     if yours == theirs:
         return "tie"
     return "you" if yours < theirs else "ghost"
+
+
+def ghost_offer_url(*, player) -> str | None:
+    """A ghost race's page for `player`, left waiting: the best result of a deal that was won
+    lately, never of a daily deal still running, nor a game of a race being run, and only one
+    the ghost race's own rule lets them race."""
+    won = Result.objects.filter(won=True, voided_at__isnull=True).exclude(
+        daily__date__gte=daily_today()
+    )
+    won = won.exclude(game__race_entry__room__status=RaceRoom.Status.RUNNING)
+    codes = list(won.order_by("-finished_at").values_list("code", flat=True)[:GHOST_CHOICES])
+    if not codes:
+        return None
+    best = won.filter(code=secrets.choice(codes)).order_by(*Result._meta.ordering).first()
+    if not raceable_ghost_ids(viewer=player, game_ids=[best.game_id]):
+        return None
+    return f"{reverse('play', args=[best.code])}?ghost={best.game_id}"

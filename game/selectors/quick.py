@@ -1,19 +1,15 @@
-"""The quick race's reads: a player's Race rating, who waits, the rooms a waiter may still
-join, and the ghost offered to someone who waited long with nobody to match."""
+"""The quick race's reads: a player's Race rating, who waits, and the rooms a waiter may still
+join (the ghost offered to someone who waited long is selectors.ghosts')."""
 
-import secrets
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db.models import Count, QuerySet
-from django.urls import reverse
 
 from game.domain.quick_match import MAX_RACERS
-from game.models import QuickEntry, RaceRoom, RatingKind, Result
-from game.selectors.daily import daily_today
+from game.models import QuickEntry, RaceRoom, RatingKind
 
 START_RATING = 1500.0  # a player never rated races as a newcomer does (Glicko-2's start)
-GHOST_CHOICES = 200  # the ghost is the best result of a deal won among the latest this many
 
 
 def quick_span(span: timedelta) -> timedelta:
@@ -56,17 +52,3 @@ def quick_entries_of(*, channels: list[str]) -> dict[str, QuickEntry]:
     """The entries of these sockets, by channel, with their rooms."""
     entries = QuickEntry.objects.filter(channel__in=channels).select_related("room")
     return {entry.channel: entry for entry in entries}
-
-
-def ghost_offer_url() -> str | None:
-    """A ghost race's page for someone left waiting: the best result of a deal that was won
-    lately, never of a daily deal still running, nor a game of a race being run."""
-    won = Result.objects.filter(won=True, voided_at__isnull=True).exclude(
-        daily__date__gte=daily_today()
-    )
-    won = won.exclude(game__race_entry__room__status=RaceRoom.Status.RUNNING)
-    codes = list(won.order_by("-finished_at").values_list("code", flat=True)[:GHOST_CHOICES])
-    if not codes:
-        return None
-    best = won.filter(code=secrets.choice(codes)).order_by(*Result._meta.ordering).first()
-    return f"{reverse('play', args=[best.code])}?ghost={best.game_id}"

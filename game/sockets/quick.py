@@ -12,7 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from game.runtime.quick import quick_queue
-from game.selectors.quick import ghost_offer_url, quick_waited_s
+from game.selectors.ghosts import ghost_offer_url
+from game.selectors.quick import quick_waited_s
 from game.services.quick import QuickRound, quick_enqueue, quick_leave, quick_requeue
 from game.sockets.public import PublicSocket
 from game.storage.db import db
@@ -70,7 +71,7 @@ class QuickConsumer(PublicSocket):
 
     async def offer_ghost(self) -> None:
         self.offered = True
-        url = await db(ghost_offer_url)()
+        url = await db(ghost_offer_url)(player=self.user)
         if url is not None:
             await self.send_json({"type": "ghost_offer", "url": url})
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from game import engine, services
 from game.domain.errors import GhostError
-from game.models import DailyDeal, Game, RaceEntry, RaceRoom
+from game.models import DailyDeal, Game, RaceEntry, RaceRoom, Result
 from game.selectors import daily
 from game.selectors.ghosts import (
     GhostPoint,
@@ -19,6 +19,7 @@ from game.selectors.ghosts import (
     first_move_at,
     ghost_allowed_ids,
     ghost_of,
+    ghost_offer_url,
     ghost_outcome,
     ghost_refusal,
     ghost_to_race,
@@ -231,3 +232,55 @@ def test_a_players_best_ghosts_are_their_best_game_of_each_deal_they_may_race(pl
     assert [result.pk for result in best] == [fast.pk, other.pk]
     assert slow.pk not in {r.pk for r in best} and voided.pk not in {r.pk for r in best}
     assert locked.game_id not in {r.game_id for r in best}  # today's, before the viewer's own
+
+
+def won_or_lost(player, code: str, *, score: int = 250, seconds: int = 90, daily=None) -> Game:
+    now = timezone.now()
+    status = Game.Status.WON if score == 250 else Game.Status.RESIGNED
+    game = Game.objects.create(player=player, code=code, daily=daily, started_at=now, status=status)
+    Result.objects.create(
+        game=game,
+        player=player,
+        code=code,
+        daily=daily,
+        won=score == 250,
+        score=score,
+        moves=40,
+        undos=0,
+        placement_help=False,
+        duration_ms=seconds * 1000,
+        finished_at=now,
+    )
+    return game
+
+
+def test_the_ghost_offered_is_the_best_result_of_a_deal_won(player, rival):
+    won_or_lost(player, "HH1-N-AAAAAAC", seconds=120)
+    best = won_or_lost(rival, "HH1-N-AAAAAAC", seconds=80)
+    assert ghost_offer_url(player=player) == f"/play/HH1-N-AAAAAAC/?ghost={best.pk}"
+
+
+def test_no_ghost_of_today_s_daily_deal_nor_of_a_race_being_run(player, rival):
+    today = DailyDeal.objects.create(date=daily.daily_today(), code="HH1-D-AAAAAAB")
+    won_or_lost(player, today.code, daily=today)
+    raced = won_or_lost(rival, "HH1-N-AAAAAAC")
+    room = RaceRoom.objects.create(
+        room="K7P2QX",
+        code=raced.code,
+        status=RaceRoom.Status.RUNNING,
+        created_at=timezone.now(),
+        touched_at=timezone.now(),
+    )
+    RaceEntry.objects.create(room=room, player=rival, joined_at=timezone.now(), game=raced)
+    assert ghost_offer_url(player=player) is None
+
+
+def test_no_ghost_is_offered_that_the_ghost_rule_refuses_the_player(player, rival):
+    won_or_lost(rival, "HH1-N-AAAAAAC")
+    racing = Game.objects.create(player=player, code="HH1-N-AAAAAAC", started_at=timezone.now())
+    room = RaceRoom.objects.create(
+        room="K7P2QY", code=racing.code, created_at=timezone.now(), touched_at=timezone.now()
+    )
+    RaceEntry.objects.create(room=room, player=player, joined_at=timezone.now(), game=racing)
+    assert ghost_offer_url(player=player) is None  # ghost_in_race: their own game is a race's
+    assert ghost_offer_url(player=rival) is not None

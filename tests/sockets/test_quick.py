@@ -111,7 +111,9 @@ async def test_a_visitor_who_is_not_signed_in_is_refused():
 
 @database_sync_to_async
 def a_finished_game(player) -> Game:
-    game = Game.objects.create(player=player, code="HH1-N-AAAAAAC", started_at=timezone.now())
+    game = Game.objects.create(
+        player=player, code="HH1-N-AAAAAAC", started_at=timezone.now(), status=Game.Status.WON
+    )
     Result.objects.create(
         game=game,
         player=player,
