@@ -40,3 +40,18 @@ def rating_of(ratings: dict, player_id: int):
     (1623, None)
     """
     return ratings.get(player_id)
+
+
+@register.filter
+def rating_change(change: int | None) -> str:
+    """A rating change as shown: with its sign, a fall with the minus sign; "" if none yet
+    (or in an empty row's template, where the template engine gives "").
+
+    >>> rating_change(12), rating_change(-8), rating_change(0), rating_change(None)
+    ('+12', '−8', '0', '')
+    """
+    if not isinstance(change, int):
+        return ""
+    if change < 0:
+        return f"\u2212{-change}"  # the minus sign, not a hyphen
+    return f"+{change}" if change > 0 else "0"

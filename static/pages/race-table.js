@@ -1,5 +1,6 @@
 // The racers' table: everyone's progress, in the server's order, redrawn from plain data.
 import { duration, fillSlot } from "../site/dom.js";
+import { ratingText } from "../windows/race-finish.js";
 
 const HEART = 25;
 const NO_TIME = "–"; // still racing: the column stays, on a phone too, where an empty cell hides
@@ -48,6 +49,9 @@ export class RacersTable {
     fillSlot(tr, "name", `${entry.name ?? "?"}${you}`);
     // Anyone may race a deal they know; everyone sees that they knew it.
     tr.querySelector("[data-slot=played_before]").hidden = !entry.played_before;
+    // Once the race is rated, everyone sees what it did to each racer's Race rating.
+    const change = fillSlot(tr, "rating_change", ratingText(entry.rating_change));
+    change.hidden = entry.rating_change == null;
   }
 
   fillProgress(tr, entry) {

@@ -41,3 +41,15 @@ def test_the_finish_window_speaks_the_players_language(player, rival, language, 
     labels = json_script(page, "race-labels")
     assert all(word in page for word in words[:3])
     assert labels["finish_won"] == words[3]
+
+
+def test_a_rated_race_shows_each_racers_rating_change_in_its_table(player, rival):
+    old = finished_race(player, rival)
+    client = logged_in(rival)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(f"/race/{old.room}/").content.decode()
+    changes = [e["rating_change"] for e in json_script(page, "race-room")["entries"]]
+    assert None not in changes
+    assert sorted(changes) == [-242, 242]  # a newcomer's win against a newcomer
+    for change in ("+242", "\u2212242"):  # a fall with the minus sign, not a hyphen
+        assert f'title="Race rating change">{change}</small>' in page
