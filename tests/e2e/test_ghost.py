@@ -48,7 +48,7 @@ def recorded(server, code: str, plan, gap: float) -> int:
 @pytest.fixture(scope="module")
 def ghost(live_server_process):
     """(code, game id, its plan): a won game by Gus to race, and the players who race it."""
-    create_users(live_server_process, ["gus", "hana", "ivo", "jun"])
+    create_users(live_server_process, ["gus", "hilde", "ivo", "jun"])
     code = next(c for c in deals.codes(24) if engine.solve(c, key=deals.DEAL_KEY))
     plan = engine.solve(code, key=deals.DEAL_KEY)
     return code, recorded(live_server_process, code, plan, GAP_S), plan
@@ -62,7 +62,7 @@ def test_the_ghost_advances_from_the_first_move_and_the_end_says_who_won(
     open_page, ghost, artifacts
 ):
     code, ghost_id, plan = ghost
-    board = open_page("hana", f"/play/{code}/?ghost={ghost_id}")
+    board = open_page("hilde", f"/play/{code}/?ghost={ghost_id}")
     page, panel = board.page, board.page.locator("[data-ghost]")
     expect(panel).to_contain_text("Ghost of Gus")
     expect(panel.locator("[data-ghost-live]")).to_have_attribute("aria-live", "polite")

@@ -7,13 +7,21 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.board import log_in
-from tests.e2e.conftest import PASSWORD, PHONE
+from tests.e2e.conftest import PASSWORD, PHONE, create_users
 
 pytestmark = pytest.mark.e2e
 
 # Who waits, in which language and theme: the queue page is shot in each.
 LOOKS = {"wren": ("en-US", "light"), "yara": ("ms-MY", "dark")}
 WAITING = {"en-US": "Looking for a rival… 1 waiting", "ms-MY": "Mencari lawan… 1 menunggu"}
+
+
+@pytest.fixture(scope="module")
+def rivals(live_server_process) -> tuple[str, str]:
+    """Two players of this module's own: a shared one may still belong to another module's
+    room, which the quick race would send them back to."""
+    create_users(live_server_process, ["kit", "lou"])
+    return "kit", "lou"
 
 
 @pytest.fixture
@@ -48,18 +56,18 @@ def test_a_player_alone_waits_on_the_queue_page_counted(phone_of, artifacts, use
 
 
 def test_two_players_pressing_quick_race_meet_in_one_room_that_starts_by_itself(
-    phone_of, artifacts
+    phone_of, rivals, artifacts
 ):
-    ana, ben = phone_of("ana"), phone_of("ben")
-    ana.goto("/")
-    ana.get_by_role("link", name="Quick race").click()
-    expect(ana.locator("[data-quick-status]")).to_contain_text("1 waiting")
-    ben.goto("/race/quick/")
-    for page in (ana, ben):
+    kit, lou = (phone_of(name) for name in rivals)
+    kit.goto("/")
+    kit.get_by_role("link", name="Quick race").click()
+    expect(kit.locator("[data-quick-status]")).to_contain_text("1 waiting")
+    lou.goto("/race/quick/")
+    for page in (kit, lou):
         page.wait_for_url(re.compile(r"/race/[A-Z0-9]{6}/$"))
-    assert ana.url == ben.url
-    expect(ben.locator("[data-race-countdown]")).to_be_visible()
-    expect(ben.locator("[data-race-do=ready]")).to_be_hidden()
-    expect(ben.locator("#race-link")).to_have_count(0)
-    ben.screenshot(path=artifacts / "quick-room-countdown-360.png", full_page=True)
-    expect(ben.locator("[data-race-board]")).to_be_visible(timeout=15_000)
+    assert kit.url == lou.url
+    expect(lou.locator("[data-race-countdown]")).to_be_visible()
+    expect(lou.locator("[data-race-do=ready]")).to_be_hidden()
+    expect(lou.locator("#race-link")).to_have_count(0)
+    lou.screenshot(path=artifacts / "quick-room-countdown-360.png", full_page=True)
+    expect(lou.locator("[data-race-board]")).to_be_visible(timeout=15_000)

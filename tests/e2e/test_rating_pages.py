@@ -15,7 +15,7 @@ from tests.e2e.conftest import PHONE, create_users
 
 pytestmark = pytest.mark.e2e
 
-RATED = ["rae", "sol", "tam", "ulla"]
+RATED = ["rae", "sol", "tam", "una"]
 
 SETUP = """
 import datetime
@@ -67,7 +67,7 @@ LOOKS = [
 @pytest.fixture(scope="module")
 def rated(live_server_process):
     """Three rated players with yesterday's ranked results, rae with a history of both kinds;
-    ulla is never rated."""
+    una is never rated."""
     create_users(live_server_process, RATED)
     live_server_process.manage("shell", "-c", SETUP)
     return "rae"
