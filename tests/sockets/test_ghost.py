@@ -3,16 +3,14 @@ the player's first move, never a card or a tap; who won at the end; and the ghos
 not race refused with their code, opening no game."""
 
 import pytest
-import time_machine
 from channels.db import database_sync_to_async
-from django.utils import timezone
 
 from game import services
 from game.models import DailyDeal, Game, RatingChange
 from game.runtime.ghosts import ghost_frame
 from game.selectors import daily
 from game.selectors.ghosts import ghost_of
-from tests.selectors.test_ghosts import to_first_pair
+from tests.selectors.test_ghosts import played, to_first_pair
 from tests.site import connect, frame_of, reveals_stock
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,18 +27,7 @@ def quick(settings):
 def recorded(player, code: str, actions, *, every_s: float):
     """The player's finished game of `code`: `actions` tapped `every_s` apart, then resigned.
     Its row, read with what a ghost needs."""
-    with time_machine.travel(timezone.now(), tick=False) as clock:
-        game = services.game_open(player=player, code=code)
-        selected = None
-        for seq, action in enumerate(actions, start=1):
-            locked = services.LockedGame(game.pk)
-            reply = services.game_tap(
-                game=locked, player=player, seq=seq, target=action, selected=selected
-            )
-            selected = reply.state.selected
-            clock.shift(every_s)
-        services.game_resign(game=services.LockedGame(game.pk), player=player)
-    return Game.objects.select_related("daily", "result").get(pk=game.pk)
+    return played(player, code, actions, every_s=every_s, resign=True)
 
 
 async def ghost_socket(cookie: str, code: str, ghost_id) -> tuple:
