@@ -24,17 +24,16 @@ def page_top(page, selector: str) -> float:
     )
 
 
-def test_two_players_race_the_same_deal_to_the_end(page_of, artifacts):
-    code, plan = winnable_plan(seed=5, longest=90)
-    onlooker = page_of(None)
-    onlooker.goto(f"/leaderboard/deal/{code}/")
-    expect(onlooker.locator("[data-live-empty]")).to_be_visible()
+ROOM_URL = re.compile(r"/race/([A-Z0-9]{6})/$")
 
-    ana, ben = page_of("ana"), page_of("ben", PHONE)
+
+def race_of_two(ana, ben, code):
+    """Ana opens a room of `code`, Ben joins, both get ready and the countdown shows: their
+    boards open at the start."""
     ana.goto("/race/")
     ana.fill("#race-code", code)
     ana.get_by_role("button", name="Open a room").click()
-    ana.wait_for_url(re.compile(r"/race/[A-Z0-9]{6}/$"))
+    ana.wait_for_url(ROOM_URL)
     ben.goto(ana.url)
     ben.locator("[data-race-do=join]").click()
     expect(racer_row(ana, "Ben")).to_be_visible()
@@ -42,11 +41,21 @@ def test_two_players_race_the_same_deal_to_the_end(page_of, artifacts):
     expect(racer_row(ben, "Ana").locator(".badge")).to_have_text("ready")
     ben.locator("[data-race-do=ready]").click()
     expect(ana.locator("[data-race-countdown]")).to_be_visible()
-
     boards = Board(ana, []), Board(ben, [])
     for board in boards:
         board.wait_ready()
-        assert board.code == code
+    return boards
+
+
+def test_two_players_race_the_same_deal_to_the_end(page_of, artifacts):
+    code, plan = winnable_plan(seed=5, longest=90)
+    onlooker = page_of(None)
+    onlooker.goto(f"/leaderboard/deal/{code}/")
+    expect(onlooker.locator("[data-live-empty]")).to_be_visible()
+
+    ana, ben = page_of("ana"), page_of("ben", PHONE)
+    boards = race_of_two(ana, ben, code)
+    assert [board.code for board in boards] == [code, code]
     # Ana plays the plan; Ben keeps two taps behind every three of hers.
     lead, trail = boards
     behind = 0

@@ -8,32 +8,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.axe import axe_violations
-from tests.e2e.board import Board
 from tests.e2e.conftest import PHONE
 from tests.e2e.deals import winnable_plan
-from tests.e2e.test_race import racer_row
+from tests.e2e.test_race import ROOM_URL, race_of_two, racer_row
 
 pytestmark = pytest.mark.e2e
-
-ROOM_URL = re.compile(r"/race/([A-Z0-9]{6})/$")
-
-
-def race_of_two(ana, ben, code):
-    """Ana opens a room of `code`, Ben joins, both get ready: their boards open at the start."""
-    ana.goto("/race/")
-    ana.fill("#race-code", code)
-    ana.get_by_role("button", name="Open a room").click()
-    ana.wait_for_url(ROOM_URL)
-    ben.goto(ana.url)
-    ben.locator("[data-race-do=join]").click()
-    expect(racer_row(ana, "Ben")).to_be_visible()
-    ana.locator("[data-race-do=ready]").click()
-    expect(racer_row(ben, "Ana").locator(".badge")).to_have_text("ready")
-    ben.locator("[data-race-do=ready]").click()
-    boards = Board(ana, []), Board(ben, [])
-    for board in boards:
-        board.wait_ready()
-    return boards
 
 
 def finish_window(page):
