@@ -54,6 +54,7 @@ def daily_deal(day: datetime.date | None = None) -> DailyDeal:
     # Solve outside any transaction; two first requests racing derive the same code.
     code = daily_code(day)
     deal_certified.send(sender=None, code=code)  # its par is known from the start
-    deal, _ = DailyDeal.objects.get_or_create(date=day, defaults={"code": code})
-    deal_rating_seed(deal=deal)  # shown to its players from their game's end
+    deal, dealt_now = DailyDeal.objects.get_or_create(date=day, defaults={"code": code})
+    if dealt_now:  # shown to its players from their game's end; else seeded when rated
+        deal_rating_seed(deal=deal)
     return deal
