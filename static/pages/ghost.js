@@ -1,21 +1,17 @@
 // The ghost raced beside the board (docs/protocol.md, "Racing a ghost"): its progress numbers as
 // the socket's ghost frames bring them, and who won once the player's game is over. Screen
 // readers hear little: the ghost's start, each fifth heart it clears, its finish, the winner.
+import { duration } from "../site/dom.js";
 import { gettext, interpolate } from "../site/i18n.js";
 
 const STATS = ["heart_left", "score", "moves"];
 const HEART = 25;
 const SPOKEN_EVERY = 5; // hearts cleared between two words to screen readers
 
-function clock(ms) {
-  const seconds = Math.floor(ms / 1000);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-}
-
 /** What is worth saying about the ghost's move from `before` to `now`, or "". */
 export function ghostNews(before, now) {
   if (now.heart_left === 0 && before.heart_left !== 0) {
-    return interpolate(gettext("The ghost cleared the heart in %(time)s."), { time: clock(now.t_ms) }, true);
+    return interpolate(gettext("The ghost cleared the heart in %(time)s."), { time: duration(now.t_ms) }, true);
   }
   if (before.moves === 0 && now.moves > 0) return gettext("The ghost is off.");
   const cleared = (left) => Math.floor((HEART - left) / SPOKEN_EVERY);
@@ -32,7 +28,7 @@ export function winnerText({ winner, heart_left: left, t_ms: ms }) {
   if (winner === "ghost") return gettext("The ghost won this race.");
   if (left !== 0) return gettext("You beat the ghost!");
   const text = gettext("You beat the ghost! It took %(time)s to clear the heart.");
-  return interpolate(text, { time: clock(ms) }, true);
+  return interpolate(text, { time: duration(ms) }, true);
 }
 
 function show(panel, frame) {
